@@ -1,0 +1,54 @@
+"""Classic Splendor (2014), 2-4 players: the engine API of ``../shared/DESIGN.md``.
+
+Example::
+
+    from splendor import classic
+
+    state = classic.new_game(num_players=3, seed=7)
+    state.apply(classic.Action.parse("take W U G"))
+    obs = state.observation(1)          # what seat 1 may see (C16)
+    full = classic.determinize(obs, 0)  # a state consistent with it
+"""
+
+from .actions import ACTIONS, NOTATION_HELP, NUM_ACTIONS, Action
+from .cards import CARDS, NOBLES, Card, Noble
+from .state import (
+    STATE_DTYPE,
+    HiddenCard,
+    IllegalActionError,
+    Observation,
+    PlayerView,
+    State,
+    check_invariants,
+    determinize,
+    new_game,
+    replay,
+)
+
+GAME_NAME = "splendor"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+
+__all__ = [
+    "ACTIONS",
+    "CARDS",
+    "GAME_NAME",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NOBLES",
+    "NOTATION_HELP",
+    "NUM_ACTIONS",
+    "STATE_DTYPE",
+    "Action",
+    "Card",
+    "HiddenCard",
+    "IllegalActionError",
+    "Noble",
+    "Observation",
+    "PlayerView",
+    "State",
+    "check_invariants",
+    "determinize",
+    "new_game",
+    "replay",
+]

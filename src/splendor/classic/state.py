@@ -1,0 +1,683 @@
+"""Game state of classic Splendor: one numpy structured array, and its Python views.
+
+The whole state of a game is one structured array of shape ``(1,)`` and dtype
+:data:`STATE_DTYPE`; the compiled rules in :mod:`splendor.classic.rules` read and write it.
+:class:`State` (a full game, for the host) and :class:`Observation` (what one seat may see,
+C16) are thin read-only views over such an array; only :meth:`State.apply` changes a state.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import numpy as np
+
+from ..colors import GEM_LETTERS, GOLD, TOKEN_LETTERS
+from . import rules
+from .actions import ACTIONS, NUM_ACTIONS, Action
+from .cards import (
+    CARD_BONUS,
+    CARD_LEVEL,
+    CARD_POINTS,
+    CARDS,
+    FACEUP_PER_LEVEL,
+    LEVEL_SIZE,
+    MAX_DECK,
+    MAX_NOBLES_SHOWN,
+    MAX_RESERVED,
+    NOBLE_POINTS,
+    NOBLES,
+    NUM_CARDS,
+    NUM_LEVELS,
+    NUM_NOBLES,
+    Card,
+    Noble,
+)
+
+MAX_PLAYERS = 4
+MIN_PLAYERS = 2
+POSITION_FORMAT = "splendor-classic-position"
+POSITION_VERSION = 1
+
+STATE_DTYPE = np.dtype(
+    [
+        ("num_players", np.int8),
+        ("current", np.int8),  # seat to decide, -1 once the game is over
+        ("phase", np.int8),  # rules.PH_*
+        ("observer", np.int8),  # -1 for a full state, else the seat of an observation
+        ("final_round", np.int8),  # 1 once a player reached 15 points (C14)
+        ("pass_streak", np.int8),  # consecutive passes (C17)
+        ("end_reason", np.int8),  # rules.END_*
+        ("turn", np.int32),  # completed turns
+        ("supply", np.int8, (6,)),  # W U G R K gold
+        ("decks", np.int8, (NUM_LEVELS, MAX_DECK)),  # card ids, top at deck_len-1; -1 hidden
+        ("deck_len", np.int8, (NUM_LEVELS,)),
+        ("faceup", np.int8, (NUM_LEVELS, FACEUP_PER_LEVEL)),  # card id or -1 (empty)
+        ("nobles", np.int8, (MAX_NOBLES_SHOWN,)),  # noble id or -1 (taken / not in play)
+        ("tokens", np.int8, (MAX_PLAYERS, 6)),
+        ("bonuses", np.int8, (MAX_PLAYERS, 5)),
+        ("points", np.int16, (MAX_PLAYERS,)),
+        ("reserved", np.int8, (MAX_PLAYERS, MAX_RESERVED)),  # card id, -1 empty or hidden
+        ("reserved_level", np.int8, (MAX_PLAYERS, MAX_RESERVED)),  # 1-3, 0 empty
+        ("reserved_blind", np.int8, (MAX_PLAYERS, MAX_RESERVED)),  # 1: taken from a deck
+        ("num_reserved", np.int8, (MAX_PLAYERS,)),
+        ("purchased_by", np.int8, (NUM_CARDS,)),  # seat that bought each card, -1 none
+        ("noble_owner", np.int8, (NUM_NOBLES,)),  # seat visited by each noble, -1 none
+        ("pay_card", np.int8),  # card being paid for in phase PAY, else -1
+        ("pay_src", np.int8),  # its source: 0-11 face-up, 12-14 own reserved slot
+        ("pay_need", np.int8, (5,)),  # coloured tokens still owed
+        ("pay_gold", np.int8),  # gold committed so far
+        ("rng", np.uint64, (1,)),  # splitmix64 state (hidden information)
+    ]
+)
+"""Record dtype of a classic game state (see the field comments)."""
+
+PHASE_NAMES = {
+    rules.PH_MAIN: "main",
+    rules.PH_PAY: "payment",
+    rules.PH_RETURN: "return tokens",
+    rules.PH_NOBLE: "choose noble",
+    rules.PH_OVER: "game over",
+}
+
+
+class IllegalActionError(ValueError):
+    """An action that is well formed but not legal in this state; the state is unchanged."""
+
+
+@dataclass(frozen=True)
+class HiddenCard:
+    """A blind-reserved card seen from another seat: only its level is known (C16)."""
+
+    level: int
+
+    def __str__(self) -> str:
+        return f"L{self.level} (hidden)"
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One seat's holdings as anybody may see them (C16).
+
+    Attributes:
+        seat: 0-based seat.
+        tokens: tokens per colour, length 6 (W U G R K gold).
+        bonuses: bonuses per gem colour, length 5.
+        points: prestige points (cards and nobles).
+        reserved: reserved cards in slot order; :class:`HiddenCard` for another seat's
+            blind reserve in an observation.
+        purchased: bought development cards, by id.
+        nobles: nobles that visited this seat.
+    """
+
+    seat: int
+    tokens: tuple[int, ...]
+    bonuses: tuple[int, ...]
+    points: int
+    reserved: tuple[Card | HiddenCard, ...]
+    reserved_blind: tuple[bool, ...]
+    purchased: tuple[Card, ...]
+    nobles: tuple[Noble, ...]
+
+    @property
+    def num_tokens(self) -> int:
+        """Tokens held, gold included (the C11 limit is 10)."""
+        return sum(self.tokens)
+
+
+def _empty_array() -> np.ndarray:
+    return np.zeros(1, dtype=STATE_DTYPE)
+
+
+class _View:
+    """Read-only accessors shared by :class:`State` and :class:`Observation`."""
+
+    __slots__ = ("_a",)
+    _a: np.ndarray
+
+    @property
+    def array(self) -> np.ndarray:
+        """A copy of the underlying structured array (shape (1,), :data:`STATE_DTYPE`)."""
+        return self._a.copy()
+
+    @property
+    def num_players(self) -> int:
+        return int(self._a[0]["num_players"])
+
+    @property
+    def current_player(self) -> int | None:
+        """Seat that owes the next decision, or ``None`` once the game is over."""
+        c = int(self._a[0]["current"])
+        return None if c < 0 else c
+
+    @property
+    def phase(self) -> str:
+        """The decision owed: ``main``, ``payment``, ``return tokens``, ``choose noble`` or
+        ``game over``."""
+        return PHASE_NAMES[int(self._a[0]["phase"])]
+
+    @property
+    def is_terminal(self) -> bool:
+        return int(self._a[0]["phase"]) == rules.PH_OVER
+
+    @property
+    def turn(self) -> int:
+        """Number of completed turns (all seats together)."""
+        return int(self._a[0]["turn"])
+
+    @property
+    def final_round(self) -> bool:
+        """True once a player reached 15 points: the round is being completed (C14)."""
+        return bool(self._a[0]["final_round"])
+
+    @property
+    def end_reason(self) -> str | None:
+        """``"points"`` (C14), ``"stall"`` (C17) or ``None`` while the game goes on."""
+        return {rules.END_POINTS: "points", rules.END_STALL: "stall"}.get(
+            int(self._a[0]["end_reason"])
+        )
+
+    @property
+    def scores(self) -> list[int]:
+        """Prestige points per seat (cards and nobles)."""
+        return [int(x) for x in self._a[0]["points"][: self.num_players]]
+
+    @property
+    def winners(self) -> list[int]:
+        """Winning seats by C15 (several on a shared victory); ``[]`` before the end."""
+        if not self.is_terminal:
+            return []
+        out = np.zeros(MAX_PLAYERS, dtype=np.bool_)
+        rules.winners_mask(self._a, out)
+        return [int(p) for p in np.flatnonzero(out)]
+
+    @property
+    def supply(self) -> tuple[int, ...]:
+        """Tokens in the supply, length 6 (W U G R K gold)."""
+        return tuple(int(x) for x in self._a[0]["supply"])
+
+    @property
+    def deck_sizes(self) -> tuple[int, int, int]:
+        """Cards left in the level 1, 2, 3 decks."""
+        d = self._a[0]["deck_len"]
+        return (int(d[0]), int(d[1]), int(d[2]))
+
+    @property
+    def faceup(self) -> tuple[tuple[Card | None, ...], ...]:
+        """The face-up cards, ``faceup[level-1][slot-1]``; ``None`` for an empty slot."""
+        f = self._a[0]["faceup"]
+        return tuple(
+            tuple(CARDS[int(c)] if c >= 0 else None for c in f[lvl]) for lvl in range(NUM_LEVELS)
+        )
+
+    @property
+    def nobles(self) -> tuple[Noble | None, ...]:
+        """The noble row, slot by slot (``None`` where a noble has left or none was dealt)."""
+        return tuple(NOBLES[int(n)] if n >= 0 else None for n in self._a[0]["nobles"])
+
+    @property
+    def payment(self) -> tuple[Card, tuple[int, ...], int] | None:
+        """During a chosen payment (C9): the card, the coloured tokens still owed (5) and
+        the gold committed; else ``None``."""
+        s = self._a[0]
+        if int(s["phase"]) != rules.PH_PAY:
+            return None
+        return CARDS[int(s["pay_card"])], tuple(int(x) for x in s["pay_need"]), int(s["pay_gold"])
+
+    def player(self, seat: int) -> PlayerView:
+        """Holdings of ``seat``.
+
+        Raises:
+            ValueError: ``seat`` is not 0 <= seat < num_players.
+        """
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"seat must be 0..{self.num_players - 1}, got {seat}")
+        s = self._a[0]
+        reserved: list[Card | HiddenCard] = []
+        for k in range(int(s["num_reserved"][seat])):
+            cid = int(s["reserved"][seat, k])
+            reserved.append(CARDS[cid] if cid >= 0 else HiddenCard(int(s["reserved_level"][seat, k])))
+        return PlayerView(
+            seat=seat,
+            tokens=tuple(int(x) for x in s["tokens"][seat]),
+            bonuses=tuple(int(x) for x in s["bonuses"][seat]),
+            points=int(s["points"][seat]),
+            reserved=tuple(reserved),
+            reserved_blind=tuple(
+                bool(s["reserved_blind"][seat, k]) for k in range(int(s["num_reserved"][seat]))
+            ),
+            purchased=tuple(CARDS[int(c)] for c in np.flatnonzero(s["purchased_by"] == seat)),
+            nobles=tuple(NOBLES[int(n)] for n in np.flatnonzero(s["noble_owner"] == seat)),
+        )
+
+    @property
+    def players(self) -> list[PlayerView]:
+        """Every seat's :class:`PlayerView`."""
+        return [self.player(p) for p in range(self.num_players)]
+
+    def legal_mask(self) -> np.ndarray:
+        """Legal decisions of the current player: bool array of shape ``(NUM_ACTIONS,)``."""
+        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        rules.legal_mask(self._a, mask)
+        return mask
+
+    def legal_actions(self) -> list[Action]:
+        """Legal decisions of the current player, in id order (``[]`` once over)."""
+        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        rules.legal_mask(self._a, mask)
+        return [ACTIONS[i] for i in np.flatnonzero(mask)]
+
+    def describe(self, action: Action | int | str) -> str:
+        """A plain-English description of ``action`` in this position (for UIs and logs)."""
+        a = to_action(action)
+        s = self._a[0]
+        if a.kind in ("reserve_faceup", "buy_faceup") or (a.kind == "buy_choose" and a.level):
+            assert a.level is not None and a.slot is not None
+            cid = int(s["faceup"][a.level - 1, a.slot - 1])
+            return f"{a}: {CARDS[cid] if cid >= 0 else 'empty slot'}"
+        if a.kind in ("buy_reserved", "buy_choose") and a.slot:
+            p = self.current_player
+            if p is not None and a.slot <= int(s["num_reserved"][p]):
+                cid = int(s["reserved"][p, a.slot - 1])
+                return f"{a}: {CARDS[cid] if cid >= 0 else 'hidden card'}"
+        if a.kind == "noble" and a.slot:
+            nid = int(s["nobles"][a.slot - 1])
+            return f"{a}: {NOBLES[nid] if nid >= 0 else 'empty'}"
+        return str(a)
+
+
+def to_action(action: Action | int | str) -> Action:
+    """Coerce an :class:`Action`, an id or a notation string to an :class:`Action`.
+
+    Raises:
+        ValueError: a malformed string or an id out of range.
+    """
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return Action.from_id(int(action))
+    if isinstance(action, str):
+        return Action.parse(action)
+    raise ValueError(f"an action must be an Action, an id or a string, got {action!r}")
+
+
+class State(_View):
+    """A full game of classic Splendor, hidden information included (for the host).
+
+    Create with :func:`new_game` or :meth:`from_dict`. Read it through the properties of
+    the view; change it only with :meth:`apply`.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, array: np.ndarray) -> None:
+        """Wrap ``array`` (shape (1,), :data:`STATE_DTYPE`) without copying.
+
+        Raises:
+            ValueError: wrong shape or dtype.
+        """
+        if not isinstance(array, np.ndarray) or array.dtype != STATE_DTYPE or array.shape != (1,):
+            raise ValueError("a State wraps a numpy array of shape (1,) and dtype STATE_DTYPE")
+        self._a = array
+
+    def apply(self, action: Action | int | str) -> None:
+        """Play one decision for the current player (mutates the state).
+
+        Raises:
+            ValueError: ``action`` is malformed (bad notation or id).
+            IllegalActionError: ``action`` is not legal now; the state is unchanged and the
+                message lists the legal decisions.
+        """
+        a = to_action(action)
+        if rules.apply(self._a, a.id) != 0:
+            raise IllegalActionError(self._illegal_message(a))
+
+    def _illegal_message(self, a: Action) -> str:
+        if self.is_terminal:
+            return f"illegal action {str(a)!r}: the game is over"
+        legal = ", ".join(str(x) for x in self.legal_actions())
+        return (
+            f"illegal action {str(a)!r} for seat {self.current_player} "
+            f"(phase: {self.phase}). Legal now: {legal}"
+        )
+
+    def copy(self) -> "State":
+        """An independent copy that replays identically."""
+        return State(self._a.copy())
+
+    def observation(self, seat: int) -> "Observation":
+        """What ``seat`` may see (C16): deck order, the generator and other seats' blind
+        reserves removed (their level stays).
+
+        Raises:
+            ValueError: ``seat`` is not a seat of this game.
+        """
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"seat must be 0..{self.num_players - 1}, got {seat}")
+        a = self._a.copy()
+        s = a[0]
+        s["decks"][:] = -1
+        s["rng"][:] = 0
+        s["observer"] = seat
+        for p in range(self.num_players):
+            if p != seat:
+                for k in range(MAX_RESERVED):
+                    if s["reserved_blind"][p, k]:
+                        s["reserved"][p, k] = -1
+        return Observation(a)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The position as a JSON-able dict holding everything, deck order included.
+
+        Format ``splendor-classic-position`` version 1: one key per field of
+        :data:`STATE_DTYPE` (nested lists of ints), plus ``format`` and ``version``.
+        """
+        return array_to_dict(self._a)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "State":
+        """Load a position written by :meth:`to_dict`.
+
+        Raises:
+            ValueError: wrong format or version, a missing or malformed field, or a
+                position that breaks an invariant (the message says which).
+        """
+        arr = array_from_dict(data)
+        problems = check_invariants(arr)
+        if problems:
+            raise ValueError("corrupt position: " + "; ".join(problems))
+        return cls(arr)
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as a compact JSON string."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> "State":
+        """Load :meth:`to_json` output. Raises ValueError on bad JSON or a bad position."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"position is not valid JSON: {e}") from None
+        return cls.from_dict(data)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self._a.tobytes() == other._a.tobytes()
+
+    def __hash__(self) -> int:
+        return hash(self._a.tobytes())
+
+    def __repr__(self) -> str:
+        return (
+            f"<classic.State players={self.num_players} turn={self.turn} "
+            f"current={self.current_player} phase={self.phase!r} scores={self.scores}>"
+        )
+
+
+class Observation(_View):
+    """What one seat may see of a game (C16): a :class:`State`-shaped view in which deck
+    order, the generator and other seats' blind-reserved cards are removed.
+
+    Bots receive observations, never states. :func:`determinize` turns one back into a
+    full :class:`State` consistent with it.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, array: np.ndarray) -> None:
+        self._a = array
+        self._a.setflags(write=False)
+
+    @property
+    def seat(self) -> int:
+        """The seat this observation belongs to."""
+        return int(self._a[0]["observer"])
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict of the observation (same layout as :meth:`State.to_dict`; hidden
+        fields hold -1, the generator 0)."""
+        return array_to_dict(self._a)
+
+    def __repr__(self) -> str:
+        return (
+            f"<classic.Observation seat={self.seat} turn={self.turn} "
+            f"current={self.current_player} phase={self.phase!r}>"
+        )
+
+
+def new_game(num_players: int = 2, seed: int | None = None) -> State:
+    """Deal a new game (C1-C5).
+
+    Args:
+        num_players: 2, 3 or 4.
+        seed: any integer; the same seed deals the same game (C18). ``None`` draws one.
+
+    Raises:
+        ValueError: ``num_players`` is not 2, 3 or 4.
+    """
+    if not isinstance(num_players, (int, np.integer)) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        raise ValueError(f"Splendor is for 2 to 4 players, got {num_players!r}")
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (1 << 62))
+    arr = _empty_array()
+    rules.setup(arr, int(num_players), int(seed))
+    return State(arr)
+
+
+def determinize(observation: Observation, rng: np.random.Generator | int | None = None) -> State:
+    """A full :class:`State` consistent with ``observation``: the cards that seat cannot
+    see (other seats' blind reserves of known level, deck contents and order) are drawn
+    at random from the unseen cards of each level, and a fresh generator is seeded.
+
+    Args:
+        observation: from :meth:`State.observation`.
+        rng: numpy Generator or seed for the draw.
+
+    Raises:
+        ValueError: the observation is inconsistent (its unseen card counts do not match).
+    """
+    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    a = observation._a.copy()
+    a.setflags(write=True)
+    s = a[0]
+    seen = np.zeros(NUM_CARDS, dtype=np.bool_)
+    for cid in s["faceup"].ravel():
+        if cid >= 0:
+            seen[cid] = True
+    seen[s["purchased_by"] >= 0] = True
+    for cid in s["reserved"].ravel():
+        if cid >= 0:
+            seen[cid] = True
+    if s["pay_card"] >= 0:
+        seen[s["pay_card"]] = True
+    for lvl in range(NUM_LEVELS):
+        unseen = [int(c) for c in np.flatnonzero(~seen & (CARD_LEVEL == lvl))]
+        gen.shuffle(unseen)
+        hidden = [
+            (p, k)
+            for p in range(int(s["num_players"]))
+            for k in range(int(s["num_reserved"][p]))
+            if s["reserved"][p, k] < 0 and s["reserved_level"][p, k] == lvl + 1
+        ]
+        n_deck = int(s["deck_len"][lvl])
+        if len(unseen) != len(hidden) + n_deck:
+            raise ValueError(
+                f"inconsistent observation: level {lvl + 1} has {len(unseen)} unseen cards "
+                f"but {len(hidden)} hidden reserves and {n_deck} deck cards"
+            )
+        for (p, k), cid in zip(hidden, unseen):
+            s["reserved"][p, k] = cid
+        s["decks"][lvl, :] = -1
+        s["decks"][lvl, :n_deck] = unseen[len(hidden) :]
+    s["observer"] = -1
+    s["rng"][0] = np.uint64(int(gen.integers(0, 2**63)))
+    return State(a)
+
+
+# --------------------------------------------------------------------------- positions
+
+
+def array_to_dict(a: np.ndarray) -> dict[str, Any]:
+    """Serialize a state array to a JSON-able dict (see :meth:`State.to_dict`)."""
+    s = a[0]
+    out: dict[str, Any] = {"format": POSITION_FORMAT, "version": POSITION_VERSION}
+    for name in STATE_DTYPE.names or ():
+        v = s[name]
+        out[name] = v.tolist() if isinstance(v, np.ndarray) else int(v)
+    out["rng"] = [str(int(x)) for x in s["rng"]]  # uint64 as decimal strings (JSON-safe)
+    return out
+
+
+def array_from_dict(data: dict[str, Any]) -> np.ndarray:
+    """Parse :func:`array_to_dict` output back into a state array.
+
+    Raises:
+        ValueError: not a dict, wrong format/version, missing or malformed field.
+    """
+    if not isinstance(data, dict):
+        raise ValueError("a position must be a JSON object")
+    if data.get("format") != POSITION_FORMAT:
+        raise ValueError(f"not a classic Splendor position: format must be {POSITION_FORMAT!r}")
+    if data.get("version") != POSITION_VERSION:
+        raise ValueError(
+            f"unsupported position version {data.get('version')!r}; this build reads {POSITION_VERSION}"
+        )
+    a = _empty_array()
+    s = a[0]
+    for name in STATE_DTYPE.names or ():
+        if name not in data:
+            raise ValueError(f"position is missing field {name!r}")
+        shape = STATE_DTYPE[name].shape
+        try:
+            if name == "rng":
+                value = np.array([int(x) for x in data[name]], dtype=np.uint64)
+            else:
+                value = np.array(data[name], dtype=np.int64)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"position field {name!r} must hold integers") from None
+        if value.shape != shape:
+            raise ValueError(f"position field {name!r} must have shape {shape}, got {value.shape}")
+        info = np.iinfo(STATE_DTYPE[name].base)
+        if value.size and (value.min() < info.min or value.max() > info.max):
+            raise ValueError(f"position field {name!r} is out of range")
+        s[name] = value
+    return a
+
+
+def check_invariants(a: np.ndarray) -> list[str]:
+    """Every invariant a full classic state must hold; returns the broken ones (empty when
+    the state is sound). Checks: player count, phase and seat, token conservation and
+    limits (C1, C11), each card in exactly one place (C2), reserve limit (C8), nobles
+    (C3, C12), bonuses and points equal the sum of their parts."""
+    s = a[0]
+    out: list[str] = []
+    n = int(s["num_players"])
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        return [f"num_players must be 2..4, got {n}"]
+    phase = int(s["phase"])
+    if phase not in PHASE_NAMES:
+        out.append(f"unknown phase {phase}")
+    cur = int(s["current"])
+    if phase == rules.PH_OVER:
+        if cur != -1:
+            out.append("a finished game has no current player")
+    elif not 0 <= cur < n:
+        out.append(f"current player {cur} is not a seat")
+    gems = {2: 4, 3: 5, 4: 7}[n]
+    totals = s["supply"].astype(int) + s["tokens"][:n].sum(axis=0)
+    if (s["tokens"][n:] != 0).any():
+        out.append("tokens held by a seat that is not in the game")
+    for c in range(6):
+        want = 5 if c == GOLD else gems
+        if totals[c] != want:
+            out.append(f"{TOKEN_LETTERS[c]} tokens: {totals[c]} in play, expected {want}")
+    if (s["supply"] < 0).any() or (s["tokens"] < 0).any():
+        out.append("negative token count")
+    for p in range(n):
+        held = int(s["tokens"][p].sum())
+        if held > 10 and not (p == cur and phase == rules.PH_RETURN):
+            out.append(f"seat {p} holds {held} tokens (limit 10, C11)")
+    where = np.zeros(NUM_CARDS, dtype=np.int64)
+    for lvl in range(NUM_LEVELS):
+        dl = int(s["deck_len"][lvl])
+        if not 0 <= dl <= LEVEL_SIZE[lvl]:
+            out.append(f"level {lvl + 1} deck length {dl} out of range")
+            continue
+        for cid in s["decks"][lvl, :dl]:
+            if not 0 <= cid < NUM_CARDS or CARD_LEVEL[cid] != lvl:
+                out.append(f"level {lvl + 1} deck holds a bad card {int(cid)}")
+            else:
+                where[cid] += 1
+        if (s["decks"][lvl, dl:] != -1).any():
+            out.append(f"level {lvl + 1} deck has cards past its length")
+        for cid in s["faceup"][lvl]:
+            if cid >= 0:
+                if cid >= NUM_CARDS or CARD_LEVEL[cid] != lvl:
+                    out.append(f"face-up level {lvl + 1} holds a bad card {int(cid)}")
+                else:
+                    where[cid] += 1
+    for p in range(MAX_PLAYERS):
+        nr = int(s["num_reserved"][p])
+        if not 0 <= nr <= MAX_RESERVED or (p >= n and nr):
+            out.append(f"seat {p} has {nr} reserved cards (at most 3, C8)")
+            continue
+        for k in range(MAX_RESERVED):
+            cid = int(s["reserved"][p, k])
+            if k < nr:
+                if not 0 <= cid < NUM_CARDS:
+                    out.append(f"seat {p} reserved slot {k + 1} holds a bad card {cid}")
+                    continue
+                where[cid] += 1
+                if s["reserved_level"][p, k] != CARD_LEVEL[cid] + 1:
+                    out.append(f"seat {p} reserved slot {k + 1} has the wrong level")
+            elif cid != -1 or s["reserved_level"][p, k] or s["reserved_blind"][p, k]:
+                out.append(f"seat {p} reserved slot {k + 1} should be empty")
+    pb = s["purchased_by"]
+    if ((pb < -1) | (pb >= n)).any():
+        out.append("a card is purchased by a seat not in the game")
+    where[pb >= 0] += 1
+    for cid in np.flatnonzero(where != 1):
+        out.append(f"card {int(cid)} is in {int(where[cid])} places (expected exactly 1)")
+    shown = [int(x) for x in s["nobles"] if x >= 0]
+    owned = [int(x) for x in np.flatnonzero(s["noble_owner"] >= 0)]
+    if len(set(shown)) != len(shown) or set(shown) & set(owned):
+        out.append("a noble is both shown and owned, or shown twice")
+    if len(shown) + len(owned) != n + 1:
+        out.append(f"{len(shown) + len(owned)} nobles in play, expected {n + 1} (C3)")
+    for p in range(n):
+        mine = pb == p
+        bonus = np.bincount(CARD_BONUS[mine], minlength=5)
+        if (bonus != s["bonuses"][p]).any():
+            out.append(f"seat {p} bonuses do not match the cards bought")
+        pts = int(CARD_POINTS[mine].sum()) + int(NOBLE_POINTS[s["noble_owner"] == p].sum())
+        if pts != int(s["points"][p]):
+            out.append(f"seat {p} has {int(s['points'][p])} points, its cards and nobles give {pts}")
+    return out
+
+
+def replay(num_players: int, seed: int, actions: Iterable[Action | int | str]) -> State:
+    """Deal ``new_game(num_players, seed)`` and apply ``actions`` in order (C18).
+
+    Raises:
+        ValueError / IllegalActionError: from :meth:`State.apply`, for the first bad one.
+    """
+    st = new_game(num_players, seed)
+    for a in actions:
+        st.apply(a)
+    return st
+
+
+__all__ = [
+    "STATE_DTYPE",
+    "HiddenCard",
+    "IllegalActionError",
+    "Observation",
+    "PlayerView",
+    "State",
+    "check_invariants",
+    "determinize",
+    "new_game",
+    "replay",
+]
