@@ -23,6 +23,7 @@ from .state import (
     determinize,
     new_game,
     replay,
+    warm_up,
 )
 
 GAME_NAME = "splendor"
@@ -51,4 +52,5 @@ __all__ = [
     "determinize",
     "new_game",
     "replay",
+    "warm_up",
 ]

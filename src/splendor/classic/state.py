@@ -516,6 +516,21 @@ def determinize(observation: Observation, rng: np.random.Generator | int | None 
     return State(a)
 
 
+def warm_up() -> None:
+    """Compile every rules kernel, or load it from numba's on-disk cache (``cache=True``).
+
+    The first run after installation compiles for some seconds; interfaces call this under
+    a "preparing the engine…" message so that they never look frozen.
+    """
+    st = new_game(2, 0)
+    st.legal_actions()
+    for a in ("take W U G", "reserve 1.1"):
+        rules.is_legal(st._a, Action.parse(a).id)
+    done = st.copy()
+    rules.random_playout(done._a, np.ones(1, dtype=np.uint64), 1 << 20)
+    _ = done.winners
+
+
 # --------------------------------------------------------------------------- positions
 
 
@@ -680,4 +695,5 @@ __all__ = [
     "determinize",
     "new_game",
     "replay",
+    "warm_up",
 ]

@@ -1,0 +1,249 @@
+"""Game records: write, read, replay and validate (C18, D24).
+
+A record is a versioned JSON document::
+
+    {
+      "format": "splendor-record",
+      "version": 1,
+      "game": "splendor",
+      "num_players": 2,
+      "players": ["alice", "greedy"],
+      "seed": 7,
+      "actions": ["take W U G", "reserve 1.2", ...],
+      "result": {"scores": [15, 9], "winners": [0], "end_reason": "points",
+                 "turns": 46} | null,
+      "started_at": "2026-11-22T10:00:00+00:00",
+      "metadata": {}
+    }
+
+``actions`` lists every decision in notation, in order; the seed fixes the deal, so
+replaying the actions from ``new_game(num_players, seed)`` reproduces the game exactly.
+``result`` is ``null`` for an unfinished game (for instance one stopped with Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from .game import get_game
+
+RECORD_FORMAT = "splendor-record"
+RECORD_VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed. ``index`` is the 0-based position of the
+    first bad action (``None`` when the problem is not an action)."""
+
+    def __init__(self, message: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+@dataclass
+class GameRecord:
+    """One game: enough to replay it exactly.
+
+    Attributes:
+        game: registered game name (``"splendor"``).
+        num_players: seats in the game.
+        players: one label per seat (a person's name or a bot name).
+        seed: the deal's seed (C18).
+        actions: every decision in notation, in order.
+        result: ``{"scores", "winners", "end_reason", "turns"}`` once finished, else None.
+        started_at: ISO 8601 time the game started.
+        metadata: free-form JSON-able extras.
+    """
+
+    game: str
+    num_players: int
+    players: list[str]
+    seed: int
+    actions: list[str] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    started_at: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat())
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    # -------------------------------------------------------------- building
+
+    def new_state(self) -> Any:
+        """The dealt position before any action.
+
+        Raises:
+            RecordError: unknown game or bad player count.
+        """
+        try:
+            return get_game(self.game).new_game(self.num_players, self.seed)
+        except ValueError as e:
+            raise RecordError(f"record cannot start its game: {e}") from None
+
+    def add(self, action: Any) -> None:
+        """Append one decision (an Action or its notation)."""
+        self.actions.append(str(action))
+
+    def finish(self, state: Any) -> None:
+        """Store the result of a finished ``state`` (no-op while it is not terminal)."""
+        if state.is_terminal:
+            self.result = result_of(state)
+
+    # -------------------------------------------------------------- replay
+
+    def replay(self, on_action: Callable[[int, Any, Any, int], None] | None = None) -> Any:
+        """Re-play every action from the deal, checking each; return the final state.
+
+        Args:
+            on_action: called as ``on_action(index, state_before, action, seat)`` before
+                each action is applied.
+
+        Raises:
+            RecordError: the first malformed or illegal action (its ``index`` set), or a
+                stored result that does not match the replayed game.
+        """
+        for _ in self.iter_replay(on_action):
+            pass
+        return self._final
+
+    def iter_replay(
+        self, on_action: Callable[[int, Any, Any, int], None] | None = None
+    ) -> Iterator[tuple[int, Any, int, Any]]:
+        """Yield ``(index, action, seat, state_after)`` for every action, checking each.
+
+        Raises:
+            RecordError: as :meth:`replay`.
+        """
+        game = get_game(self.game)
+        state = self.new_state()
+        for i, text in enumerate(self.actions):
+            if state.is_terminal:
+                raise RecordError(f"action {i + 1} ({text!r}): the game was already over", i)
+            try:
+                action = game.Action.parse(text)
+            except ValueError as e:
+                first = str(e).splitlines()[0]
+                raise RecordError(f"action {i + 1} ({text!r}) is malformed: {first}", i) from None
+            seat = state.current_player
+            if on_action is not None:
+                on_action(i, state, action, seat)
+            try:
+                state.apply(action)
+            except ValueError as e:
+                raise RecordError(f"action {i + 1} ({text!r}) is illegal: {e}", i) from None
+            yield i, action, seat, state
+        if self.result is not None:
+            if not state.is_terminal:
+                raise RecordError("record has a result but its actions do not finish the game")
+            expected = result_of(state)
+            for key in ("scores", "winners"):
+                if self.result.get(key) != expected[key]:
+                    raise RecordError(
+                        f"record result {key} {self.result.get(key)} does not match the "
+                        f"replayed game ({expected[key]})"
+                    )
+        self._final = state
+
+    # -------------------------------------------------------------- I/O
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as a JSON-able dict (see the module docstring)."""
+        return {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "game": self.game,
+            "num_players": self.num_players,
+            "players": list(self.players),
+            "seed": self.seed,
+            "actions": list(self.actions),
+            "result": self.result,
+            "started_at": self.started_at,
+            "metadata": self.metadata,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "GameRecord":
+        """Read a record dict, checking its shape (not its actions: see :meth:`replay`).
+
+        Raises:
+            RecordError: wrong format or version, missing or mistyped field.
+        """
+        if not isinstance(data, dict):
+            raise RecordError("a record must be a JSON object")
+        if data.get("format") != RECORD_FORMAT:
+            raise RecordError(f"not a game record: 'format' must be {RECORD_FORMAT!r}")
+        if data.get("version") != RECORD_VERSION:
+            raise RecordError(
+                f"unsupported record version {data.get('version')!r}; this build reads {RECORD_VERSION}"
+            )
+        checks: list[tuple[str, type | tuple[type, ...]]] = [
+            ("game", str),
+            ("num_players", int),
+            ("players", list),
+            ("seed", int),
+            ("actions", list),
+        ]
+        for key, typ in checks:
+            if key not in data:
+                raise RecordError(f"record is missing {key!r}")
+            if not isinstance(data[key], typ) or isinstance(data[key], bool):
+                raise RecordError(f"record field {key!r} has the wrong type")
+        if not all(isinstance(a, str) for a in data["actions"]):
+            bad = next(i for i, a in enumerate(data["actions"]) if not isinstance(a, str))
+            raise RecordError(f"action {bad + 1} is not a string", bad)
+        if len(data["players"]) != data["num_players"]:
+            raise RecordError("record 'players' must name every seat")
+        result = data.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise RecordError("record 'result' must be an object or null")
+        return cls(
+            game=data["game"],
+            num_players=data["num_players"],
+            players=[str(p) for p in data["players"]],
+            seed=data["seed"],
+            actions=list(data["actions"]),
+            result=result,
+            started_at=str(data.get("started_at", "")),
+            metadata=dict(data.get("metadata") or {}),
+        )
+
+    def to_json(self) -> str:
+        """The record as indented JSON text."""
+        return json.dumps(self.to_dict(), indent=2)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the record to ``path`` atomically (temporary file, then rename)."""
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_name(p.name + ".tmp")
+        tmp.write_text(self.to_json() + "\n", encoding="utf-8")
+        tmp.replace(p)
+        return p
+
+    @classmethod
+    def load(cls, path: str | Path) -> "GameRecord":
+        """Read a record file.
+
+        Raises:
+            RecordError: unreadable file, invalid JSON or malformed record.
+        """
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as e:
+            raise RecordError(f"cannot read record {path}: {e.strerror or e}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"record {path} is not valid JSON: {e}") from None
+        return cls.from_dict(data)
+
+
+def result_of(state: Any) -> dict[str, Any]:
+    """``{"scores", "winners", "end_reason", "turns"}`` of a finished state."""
+    return {
+        "scores": list(state.scores),
+        "winners": list(state.winners),
+        "end_reason": getattr(state, "end_reason", None),
+        "turns": int(state.turn),
+    }
