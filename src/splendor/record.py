@@ -70,6 +70,17 @@ class GameRecord:
 
     # -------------------------------------------------------------- building
 
+    def game_module(self) -> Any:
+        """The engine of this record's game.
+
+        Raises:
+            RecordError: unknown game.
+        """
+        try:
+            return get_game(self.game)
+        except ValueError as e:
+            raise RecordError(f"record cannot start its game: {e}") from None
+
     def new_state(self) -> Any:
         """The dealt position before any action.
 
@@ -77,7 +88,7 @@ class GameRecord:
             RecordError: unknown game or bad player count.
         """
         try:
-            return get_game(self.game).new_game(self.num_players, self.seed)
+            return self.game_module().new_game(self.num_players, self.seed)
         except ValueError as e:
             raise RecordError(f"record cannot start its game: {e}") from None
 
@@ -103,9 +114,10 @@ class GameRecord:
             RecordError: the first malformed or illegal action (its ``index`` set), or a
                 stored result that does not match the replayed game.
         """
-        for _ in self.iter_replay(on_action):
+        final = None
+        for _, _, _, final in self.iter_replay(on_action):
             pass
-        return self._final
+        return final if final is not None else self.new_state()
 
     def iter_replay(
         self, on_action: Callable[[int, Any, Any, int], None] | None = None
@@ -115,7 +127,7 @@ class GameRecord:
         Raises:
             RecordError: as :meth:`replay`.
         """
-        game = get_game(self.game)
+        game = self.game_module()
         state = self.new_state()
         for i, text in enumerate(self.actions):
             if state.is_terminal:
@@ -143,7 +155,6 @@ class GameRecord:
                         f"record result {key} {self.result.get(key)} does not match the "
                         f"replayed game ({expected[key]})"
                     )
-        self._final = state
 
     # -------------------------------------------------------------- I/O
 
