@@ -361,10 +361,13 @@ class State(_View):
         s["decks"][:] = -1
         s["rng"][:] = 0
         s["observer"] = seat
+        paying = -1  # a blind-reserved card being paid for is public (it is being bought)
+        if int(s["phase"]) == rules.PH_PAY and int(s["pay_src"]) >= 12:
+            paying = int(s["pay_src"]) - 12
         for p in range(self.num_players):
             if p != seat:
                 for k in range(MAX_RESERVED):
-                    if s["reserved_blind"][p, k]:
+                    if s["reserved_blind"][p, k] and not (p == self.current_player and k == paying):
                         s["reserved"][p, k] = -1
         return Observation(a)
 
@@ -492,6 +495,9 @@ def determinize(observation: Observation, rng: np.random.Generator | int | None 
             seen[cid] = True
     if s["pay_card"] >= 0:
         seen[s["pay_card"]] = True
+        k = int(s["pay_src"]) - 12  # a blind reserve being paid for (C9) is shown: put it back
+        if k >= 0 and s["reserved"][s["current"], k] < 0:
+            s["reserved"][s["current"], k] = s["pay_card"]
     for lvl in range(NUM_LEVELS):
         unseen = [int(c) for c in np.flatnonzero(~seen & (CARD_LEVEL == lvl))]
         gen.shuffle(unseen)
