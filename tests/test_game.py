@@ -1,0 +1,28 @@
+"""The game protocol and registry (splendor.game)."""
+
+from __future__ import annotations
+
+import pytest
+
+from splendor import classic
+from splendor.game import GameState, check_player_count, get_game
+
+
+def test_registry_knows_the_classic_game_by_both_names():
+    assert get_game("splendor") is classic
+    assert get_game("classic") is classic
+
+
+def test_unknown_game_lists_known_ones():
+    with pytest.raises(ValueError, match="known games: splendor"):
+        get_game("chess")
+
+
+def test_classic_state_implements_the_protocol():
+    assert isinstance(classic.new_game(2, 0), GameState)
+
+
+@pytest.mark.parametrize("n", [1, 5])
+def test_player_count_checked(n):
+    with pytest.raises(ValueError, match="2 to 4 players"):
+        check_player_count(classic, n)
