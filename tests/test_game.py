@@ -26,3 +26,13 @@ def test_classic_state_implements_the_protocol():
 def test_player_count_checked(n):
     with pytest.raises(ValueError, match="2 to 4 players"):
         check_player_count(classic, n)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, 1.5, True, "7"])
+def test_c18_seed_must_be_a_non_negative_63_bit_integer(seed):
+    with pytest.raises(ValueError, match="seed must be an integer"):
+        classic.new_game(2, seed)
+
+
+def test_c18_largest_seed_deals_a_game():
+    assert classic.new_game(2, 2**63 - 1) == classic.new_game(2, 2**63 - 1)

@@ -90,6 +90,7 @@ reserve d2        reserve the top card of the level-2 deck without looking (blin
 buy 2.3           buy a face-up card (default payment: coloured tokens first, then gold)
 buy r1            buy your reserved card 1 (1-3)
 buy 2.3 choose    buy, then choose the payment: 'gold W' spends a gold for a W, 'pay' ends
+                  (offered only when you hold spare gold, so a payment choice exists)
 return W          return one token when above 10 (return * for gold)
 noble 2           choose the noble in slot 2 of the noble row (when several visit you)
 pass              only when no other action is legal"""

@@ -40,6 +40,8 @@ MAX_PLAYERS = 4
 MIN_PLAYERS = 2
 POSITION_FORMAT = "splendor-classic-position"
 POSITION_VERSION = 1
+MAX_SEED = 1 << 63
+"""Seeds are integers ``0 <= seed < MAX_SEED``."""
 
 STATE_DTYPE = np.dtype(
     [
@@ -455,15 +457,18 @@ def new_game(num_players: int = 2, seed: int | None = None) -> State:
 
     Args:
         num_players: 2, 3 or 4.
-        seed: any integer; the same seed deals the same game (C18). ``None`` draws one.
+        seed: an integer ``0 <= seed < 2**63``; the same seed deals the same game (C18).
+            ``None`` draws one.
 
     Raises:
-        ValueError: ``num_players`` is not 2, 3 or 4.
+        ValueError: ``num_players`` is not 2, 3 or 4, or ``seed`` is out of range.
     """
     if not isinstance(num_players, (int, np.integer)) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
         raise ValueError(f"Splendor is for 2 to 4 players, got {num_players!r}")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % (1 << 62))
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED:
+        raise ValueError(f"seed must be an integer 0 <= seed < 2**63, got {seed!r}")
     arr = _empty_array()
     rules.setup(arr, int(num_players), int(seed))
     return State(arr)

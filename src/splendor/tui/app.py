@@ -1,0 +1,321 @@
+"""``splendor play``: a game of classic Splendor in the terminal.
+
+People (``human`` seats) play against bots, or bots play each other to the end. Each seat
+is an agent with ``choose(observation, legal_actions)``; the game runs through
+:func:`splendor.match.play_game` with a :class:`~splendor.record.GameRecord` held here, so
+that the record is saved when the game ends and also when it is interrupted (Ctrl-C, end of
+input, ``quit``): then it is unfinished and its ``result`` is null.
+
+Exit codes of :func:`run_play`: 0 a finished game, or one the person stopped (``quit``,
+end of input); 1 an error (a bot that broke the rules, a record that cannot be written);
+2 bad options (player count, seats); 130 Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from rich.console import Console
+from rich.text import Text
+
+from .. import classic
+from ..bots import BOT_NAMES, make_bot
+from ..game import seats_summary
+from ..match import AgentError, play_game
+from ..record import GameRecord
+from . import render
+from .human import HumanAgent, QuitGame
+
+HUMAN = "human"
+SEAT_KINDS: tuple[str, ...] = (HUMAN, *BOT_NAMES)
+"""Seat kinds accepted by ``--seats``."""
+DEFAULT_FILL = "greedy"
+"""The bot that fills seats left out of ``--seats``."""
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+MAX_SEED = (1 << 63) - 1
+"""Largest deal seed (the compiled engine takes a 64-bit integer)."""
+
+
+class PlayOptionError(ValueError):
+    """Bad ``--players`` / ``--seats``; the message is meant for the person."""
+
+
+def parse_seats(players: int, seats: str | Sequence[str]) -> list[str]:
+    """Seat kinds in seat order: ``seats`` (comma-separated or a list) filled up to
+    ``players`` with :data:`DEFAULT_FILL` bots.
+
+    Raises:
+        PlayOptionError: ``players`` outside 2..4, an unknown or empty seat kind, or more
+            seats than players.
+    """
+    if not isinstance(players, int) or not classic.MIN_PLAYERS <= players <= classic.MAX_PLAYERS:
+        raise PlayOptionError(
+            f"--players must be {classic.MIN_PLAYERS} to {classic.MAX_PLAYERS}, got {players}"
+        )
+    items = seats.split(",") if isinstance(seats, str) else list(seats)
+    kinds = [s.strip().lower() for s in items]
+    if kinds == [""]:
+        kinds = []
+    for i, k in enumerate(kinds):
+        if k not in SEAT_KINDS:
+            shown = repr(items[i].strip()) if k else "an empty entry"
+            raise PlayOptionError(
+                f"--seats: seat {i} is {shown}; each seat is one of {', '.join(SEAT_KINDS)}"
+            )
+    if len(kinds) > players:
+        raise PlayOptionError(
+            f"--seats names {len(kinds)} seats but the game has {players} players; "
+            f"use --players {len(kinds)}" + (" or fewer seats" if len(kinds) <= 4 else "")
+        )
+    return kinds + [DEFAULT_FILL] * (players - len(kinds))
+
+
+def seat_names(kinds: Sequence[str], human_name: str = "you") -> list[str]:
+    """A label per seat: the person's name for human seats, the bot's name otherwise;
+    repeated labels get their seat number (``random-0``, ``random-1``)."""
+    base = [(human_name.strip() or "you") if k == HUMAN else k for k in kinds]
+    return [f"{b}-{i}" if base.count(b) > 1 else b for i, b in enumerate(base)]
+
+
+def default_record_path(now: datetime | None = None) -> Path:
+    """``records/<YYYYmmdd-HHMMSS>.json`` (a suffix is added if that file exists)."""
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    path = Path("records") / f"{stamp}.json"
+    k = 1
+    while path.exists():
+        k += 1
+        path = Path("records") / f"{stamp}-{k}.json"
+    return path
+
+
+class _Narrated:
+    """Wraps an agent and keeps, for the log, what its last decision meant
+    (``observation.describe`` from the agent's own observation, taken before the decision
+    changes the position: a bought card is described before it leaves the board)."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.name = getattr(agent, "name", "agent")
+        self.last: str | None = None
+        self.turn = 0
+
+    def choose(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        self.last = None
+        self.turn = int(getattr(observation, "turn", 0))
+        choice = self.agent.choose(observation, legal_actions)
+        try:
+            self.last = observation.describe(choice)
+        except (ValueError, TypeError, AttributeError):
+            self.last = str(choice)
+        return choice
+
+
+def run_play(
+    *,
+    players: int = 2,
+    seats: str = "human,greedy",
+    seed: int | None = None,
+    record_path: Path | str | None = None,
+    human_name: str = "you",
+    delay: float = 0.0,
+    quiet: bool = False,
+    console: Console | None = None,
+    input_fn: Callable[[str], str] | None = None,
+) -> int:
+    """Play one game in the terminal and save its record; return the exit code.
+
+    Args:
+        players: seats in the game, 2 to 4.
+        seats: comma-separated seat kinds in seat order (``human``, ``greedy``,
+            ``random``); missing seats are greedy bots.
+        seed: the deal (random when None); bots are seeded from it too.
+        record_path: where to save the record (default ``records/<time>.json``).
+        human_name: the label of the human seat(s).
+        delay: seconds to pause after each bot decision.
+        quiet: with no human seat, print only the result.
+        console: where to draw (default: stdout).
+        input_fn: how human seats read a line (default: the console); for tests.
+
+    Returns:
+        0 finished (or stopped by the person), 1 error, 2 bad options, 130 Ctrl-C.
+    """
+    out = console or Console(highlight=False)
+    err = Console(stderr=True, highlight=False) if console is None else out
+    try:
+        kinds = parse_seats(players, seats)
+    except PlayOptionError as e:
+        err.print(Text("error: ", style="bold red") + Text(str(e)))
+        return EXIT_USAGE
+    if delay < 0:
+        err.print(
+            Text("error: ", style="bold red") + Text(f"--delay must be 0 or more, got {delay}")
+        )
+        return EXIT_USAGE
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        err.print(
+            Text("error: ", style="bold red")
+            + Text(f"--seed must be between 0 and {MAX_SEED}, got {seed}")
+        )
+        return EXIT_USAGE
+    if seed is None:
+        seed = random.randrange(1 << 31)
+    names = seat_names(kinds, human_name)
+    humans = [i for i, k in enumerate(kinds) if k == HUMAN]
+    quiet = quiet and not humans
+    path = Path(record_path) if record_path is not None else default_record_path()
+
+    agents: list[_Narrated] = []
+    bot_seeds: list[int | None] = []
+    try:
+        for i, kind in enumerate(kinds):
+            if kind == HUMAN:
+                agent: Any = HumanAgent(names[i], names=names, console=out, input_fn=input_fn)
+                bot_seeds.append(None)
+            else:
+                bot_seeds.append(seed * 10 + i + 1)  # same --seed, same bot choices
+                agent = make_bot(kind, seed=bot_seeds[-1])
+            agents.append(_Narrated(agent))
+    except (ValueError, ImportError) as e:
+        err.print(Text("error: ", style="bold red") + Text(f"cannot set up the seats: {e}"))
+        return EXIT_ERROR
+
+    try:
+        if quiet:
+            classic.warm_up()
+        else:
+            with out.status("preparing the engine…"):
+                classic.warm_up()
+    except KeyboardInterrupt:
+        err.print("interrupted before the game started; nothing saved")
+        return EXIT_INTERRUPTED
+
+    rec = GameRecord(
+        game=classic.GAME_NAME,
+        num_players=len(kinds),
+        players=names,
+        seed=seed,
+        metadata={"seats": kinds, "bot_seeds": bot_seeds, "interface": "terminal"},
+    )
+    viewer = humans[0] if humans else 0
+    if not quiet:
+        out.print(
+            Text(f"Splendor · {len(kinds)} players · seed {seed} · ", style="bold")
+            + Text(seats_summary(names))
+        )
+        if humans:
+            out.print(
+                Text(
+                    "Type an action ('take W U G', 'buy 1.2', 'reserve d1') or its number; "
+                    "'?' for help, 'quit' to stop.",
+                    style="dim",
+                )
+            )
+
+    if delay and not humans and not quiet:
+        out.print(render.render_board(rec.new_state().observation(viewer), names, you=False))
+
+    nobles_seen: set[int] = set()
+    final_round_told = [False]
+    shown_round = [-1]
+
+    def on_decision(state: Any, action: Any, seat: int) -> None:
+        # Only public facts are read from the state, through an observation (C16).
+        if quiet:
+            return
+        obs = state.observation(viewer)
+        desc = agents[seat].last or str(action)
+        line = Text(f"  {agents[seat].turn // len(kinds) + 1:>3} ", style="dim")
+        line.append(f"{names[seat]}", style="bold green" if seat in humans else "bold")
+        line.append(": ")
+        line.append_text(render.colorize(desc))
+        out.print(line)
+        for noble in obs.player(seat).nobles:
+            if noble.id not in nobles_seen:
+                nobles_seen.add(noble.id)
+                visit = Text(f"        a noble visits {names[seat]}: ", style="bold yellow")
+                out.print(visit + render.noble_text(noble))
+        if obs.final_round and not final_round_told[0]:
+            final_round_told[0] = True
+            pts = obs.player(seat).points
+            out.print(
+                Text(f"        final round: {names[seat]} has {pts} points (C14)", style="bold red")
+            )
+        if delay and seat not in humans:
+            if not humans and not obs.is_terminal and obs.turn % len(kinds) == 0:
+                if obs.turn != shown_round[0] and obs.phase == "main":
+                    shown_round[0] = obs.turn  # watching bots: the board once a round
+                    out.print(render.render_board(obs, names, you=False))
+            time.sleep(delay)
+
+    final = None
+    try:
+        final, rec = play_game(
+            agents,
+            game=classic.GAME_NAME,
+            seed=seed,
+            names=names,
+            record=rec,
+            on_decision=on_decision,
+        )
+    except KeyboardInterrupt:
+        out.print()
+        return _save_unfinished(rec, path, out, err, "game interrupted (Ctrl-C)", EXIT_INTERRUPTED)
+    except QuitGame as e:
+        how = "input ended" if e.reason == "end of input" else "game stopped"
+        return _save_unfinished(rec, path, out, err, how, EXIT_OK)
+    except AgentError as e:
+        err.print(Text("error: ", style="bold red") + Text(str(e)))
+        return _save_unfinished(rec, path, out, err, "game stopped by an error", EXIT_ERROR)
+    except Exception as e:  # a failing bot must not lose the game played so far
+        err.print(Text("error: ", style="bold red") + Text(f"{type(e).__name__}: {e}"))
+        return _save_unfinished(rec, path, out, err, "game stopped by an error", EXIT_ERROR)
+
+    try:
+        saved = rec.save(path)
+    except OSError as e:
+        err.print(
+            Text("error: ", style="bold red") + Text(f"cannot save the record to {path}: {e}")
+        )
+        return EXIT_ERROR
+    obs = final.observation(viewer)
+    if not quiet:
+        out.print(render.render_board(obs, names, you=bool(humans)))
+        out.print(render.render_scores(obs, names))
+    for text in render.result_lines(obs, names):
+        out.print(Text(text, style="bold"))
+    out.print(f"record saved to {saved}", soft_wrap=True)
+    return EXIT_OK
+
+
+def _save_unfinished(
+    rec: GameRecord, path: Path, out: Console, err: Console, why: str, code: int
+) -> int:
+    rec.result = None
+    try:
+        saved = rec.save(path)
+    except OSError as e:
+        err.print(
+            Text("error: ", style="bold red") + Text(f"cannot save the record to {path}: {e}")
+        )
+        return EXIT_ERROR
+    out.print(
+        f"{why} after {len(rec.actions)} decisions; unfinished record saved to {saved}",
+        soft_wrap=True,
+    )
+    return code
+
+
+__all__ = [
+    "DEFAULT_FILL",
+    "PlayOptionError",
+    "SEAT_KINDS",
+    "default_record_path",
+    "parse_seats",
+    "run_play",
+    "seat_names",
+]
