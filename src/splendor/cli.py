@@ -66,6 +66,8 @@ def replay(
     err = Console(stderr=True, highlight=False)
     try:
         rec = GameRecord.load(file)
+        with err.status("preparing the engine…"):
+            rec.game_module().warm_up()
 
         def show(i: int, state: object, action: object, seat: int) -> None:
             if not quiet:
