@@ -40,8 +40,9 @@ def _compiled_games(arr: np.ndarray, num_players: int, first_seed: int, n_games:
     for g in range(n_games):
         rules.setup(arr, num_players, first_seed + g)
         stats[0] += rules.random_playout(arr, rng, 1 << 30)
-        stats[1] += arr[0].turn
-        if arr[0].end_reason == rules.END_STALL:
+        s = rules.state_record(arr)
+        stats[1] += s.turn
+        if s.end_reason == rules.END_STALL:
             stats[2] += 1
 
 

@@ -179,10 +179,9 @@ class Action:
         Raises:
             ValueError: ``i`` is not an integer in ``0 <= i < NUM_ACTIONS`` (93).
         """
-        try:
-            return ACTIONS[int(i)] if 0 <= int(i) < NUM_ACTIONS else _bad_id(i)
-        except (TypeError, ValueError):
-            return _bad_id(i)
+        if isinstance(i, (int, np.integer)) and not isinstance(i, bool) and 0 <= i < NUM_ACTIONS:
+            return ACTIONS[int(i)]
+        return _bad_id(i)
 
     @classmethod
     def parse(cls, text: str) -> "Action":

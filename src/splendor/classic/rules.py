@@ -80,7 +80,7 @@ GOLD_TOKENS = 5  # C1
 
 if config.DISABLE_JIT:
 
-    def _record(arr: np.ndarray):
+    def state_record(arr: np.ndarray):
         """The game record of ``arr`` with attribute access (``s.supply``): plain Python
         (``NUMBA_DISABLE_JIT=1``) needs an ``np.record``, since ``arr[0]`` is a
         ``numpy.void`` without attribute access."""
@@ -89,7 +89,7 @@ if config.DISABLE_JIT:
 else:
 
     @njit(cache=True, inline="always")
-    def _record(arr: np.ndarray):
+    def state_record(arr: np.ndarray):
         """The game record of ``arr`` (a reference: writes go to ``arr``)."""
         return arr[0]
 
@@ -129,7 +129,7 @@ def setup(arr: np.ndarray, num_players: int, seed: int) -> None:
     """Deal a new game into ``arr`` (C1-C5): supply, shuffled decks, 12 face-up cards,
     ``num_players + 1`` nobles, seat 0 to play. Every field is overwritten, so ``arr`` may
     hold an old game."""
-    s = _record(arr)
+    s = state_record(arr)
     seed_rng(s.rng, seed)
     s.num_players = num_players
     s.turn = 0
@@ -313,7 +313,7 @@ def _main_action_legal(s, p: int, a: int) -> bool:
 @njit(cache=True)
 def is_legal(arr: np.ndarray, a: int) -> bool:
     """Whether decision ``a`` is legal for the current player now (any int accepted)."""
-    s = _record(arr)
+    s = state_record(arr)
     if a < 0 or a >= NUM_ACTIONS:
         return False
     ph = s.phase
@@ -355,7 +355,7 @@ def is_legal(arr: np.ndarray, a: int) -> bool:
 def legal_mask(arr: np.ndarray, mask: np.ndarray) -> int:
     """Fill ``mask`` (bool, shape ``(NUM_ACTIONS,)``) with the legal decisions of the
     current player; return how many there are (0 only when the game is over)."""
-    s = _record(arr)
+    s = state_record(arr)
     mask[:] = False
     ph = s.phase
     p = s.current
@@ -509,7 +509,7 @@ def apply(arr: np.ndarray, a: int) -> int:
     """
     if not is_legal(arr, a):
         return -1
-    s = _record(arr)
+    s = state_record(arr)
     p = s.current
     if a < TAKE2_SAME:  # C6
         if a < TAKE2_DIFF:
@@ -603,7 +603,7 @@ def apply(arr: np.ndarray, a: int) -> int:
 @njit(cache=True)
 def num_purchased(arr: np.ndarray, p: int) -> int:
     """Number of development cards player ``p`` has bought (reserved cards excluded)."""
-    s = _record(arr)
+    s = state_record(arr)
     n = 0
     for card in range(s.purchased_by.shape[0]):
         if s.purchased_by[card] == p:
@@ -617,7 +617,7 @@ def winners_mask(arr: np.ndarray, out: np.ndarray) -> int:
 
     Most prestige points; ties go to the fewest purchased cards; a tie on both is shared.
     """
-    s = _record(arr)
+    s = state_record(arr)
     out[:] = False
     best_pts = -1
     best_cards = 1 << 30
@@ -659,7 +659,7 @@ def random_playout(arr: np.ndarray, rng: np.ndarray, max_decisions: int) -> int:
     were made; return the number of decisions made."""
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     n = 0
-    while n < max_decisions and _record(arr).phase != PH_OVER:
+    while n < max_decisions and state_record(arr).phase != PH_OVER:
         a = random_action(arr, mask, rng)
         apply(arr, a)
         n += 1

@@ -1,0 +1,11 @@
+"""Shared settings for the classic engine tests."""
+
+import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # With NUMBA_DISABLE_JIT=1 the splitmix64 generator (rules.rng_next) runs on numpy
+    # uint64 scalars, whose intended wrap-around multiplication numpy reports as overflow.
+    config.addinivalue_line(
+        "filterwarnings", "ignore:overflow encountered in scalar:RuntimeWarning"
+    )
