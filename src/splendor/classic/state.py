@@ -110,6 +110,8 @@ class PlayerView:
         points: prestige points (cards and nobles).
         reserved: reserved cards in slot order; :class:`HiddenCard` for another seat's
             blind reserve in an observation.
+        reserved_blind: per reserved slot, True when that card was reserved face down from a
+            deck (C8); only its level is public until it is bought.
         purchased: bought development cards, by id.
         nobles: nobles that visited this seat.
     """
