@@ -275,12 +275,8 @@ def run_play(
         err.print(Text("error: ", style="bold red") + Text(f"{type(e).__name__}: {e}"))
         return _save_unfinished(rec, path, out, err, "game stopped by an error", EXIT_ERROR)
 
-    try:
-        saved = rec.save(path)
-    except OSError as e:
-        err.print(
-            Text("error: ", style="bold red") + Text(f"cannot save the record to {path}: {e}")
-        )
+    saved = _save(rec, path, err)
+    if saved is None:
         return EXIT_ERROR
     obs = final.observation(viewer)
     if not quiet:
@@ -296,12 +292,8 @@ def _save_unfinished(
     rec: GameRecord, path: Path, out: Console, err: Console, why: str, code: int
 ) -> int:
     rec.result = None
-    try:
-        saved = rec.save(path)
-    except OSError as e:
-        err.print(
-            Text("error: ", style="bold red") + Text(f"cannot save the record to {path}: {e}")
-        )
+    saved = _save(rec, path, err)
+    if saved is None:
         return EXIT_ERROR
     out.print(
         f"{why} after {len(rec.actions)} decisions; unfinished record saved to {saved}",
@@ -319,3 +311,14 @@ __all__ = [
     "run_play",
     "seat_names",
 ]
+
+
+def _save(rec: GameRecord, path: Path, err: Console) -> Path | None:
+    """Save ``rec`` to ``path``; on failure print why and return None."""
+    try:
+        return rec.save(path)
+    except OSError as e:
+        err.print(
+            Text("error: ", style="bold red") + Text(f"cannot save the record to {path}: {e}")
+        )
+        return None
