@@ -22,7 +22,9 @@ exactly (C18).
 from __future__ import annotations
 
 import numpy as np
-from numba import config, njit
+from numba import njit
+
+from ..core import rng_below, seed_rng, state_record
 
 from .actions import (
     BUY_CHOOSE,
@@ -73,52 +75,6 @@ TOKEN_LIMIT = 10  # C11
 WIN_POINTS = 15  # C14
 MAX_RESERVED = 3  # C8
 GOLD_TOKENS = 5  # C1
-
-
-# --------------------------------------------------------------------------- records
-
-
-if config.DISABLE_JIT:
-
-    def state_record(arr: np.ndarray):
-        """The game record of ``arr`` with attribute access (``s.supply``): plain Python
-        (``NUMBA_DISABLE_JIT=1``) needs an ``np.record``, since ``arr[0]`` is a
-        ``numpy.void`` without attribute access."""
-        return arr.view(np.recarray)[0]
-
-else:
-
-    @njit(cache=True, inline="always")
-    def state_record(arr: np.ndarray):
-        """The game record of ``arr`` (a reference: writes go to ``arr``)."""
-        return arr[0]
-
-
-# --------------------------------------------------------------------------- random
-
-
-@njit(cache=True)
-def rng_next(rng: np.ndarray) -> np.uint64:
-    """splitmix64: advance ``rng`` (uint64, shape (1,)) and return the next 64-bit value."""
-    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
-    rng[0] = z
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True)
-def rng_below(rng: np.ndarray, n: int) -> int:
-    """A uniform integer in ``[0, n)`` from ``rng`` (Lemire's multiply-shift, n < 2**32)."""
-    x = rng_next(rng) >> np.uint64(32)
-    return int((x * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True)
-def seed_rng(rng: np.ndarray, seed: int) -> None:
-    """Set ``rng`` from an integer seed (any int64), mixing it once."""
-    rng[0] = np.uint64(seed & 0x7FFFFFFFFFFFFFFF) ^ np.uint64(0x5851F42D4C957F2D)
-    rng_next(rng)
 
 
 # --------------------------------------------------------------------------- setup

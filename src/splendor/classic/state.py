@@ -15,6 +15,9 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..colors import GEM_LETTERS, GOLD, TOKEN_LETTERS
+from ..core import MAX_SEED, HiddenCard, IllegalActionError, check_seed
+from ..core import array_from_dict as _array_from_dict
+from ..core import array_to_dict as _array_to_dict
 from . import rules
 from .actions import ACTIONS, NUM_ACTIONS, Action
 from .cards import (
@@ -40,8 +43,6 @@ MAX_PLAYERS = 4
 MIN_PLAYERS = 2
 POSITION_FORMAT = "splendor-classic-position"
 POSITION_VERSION = 1
-MAX_SEED = 1 << 63
-"""Seeds are integers ``0 <= seed < MAX_SEED``."""
 
 STATE_DTYPE = np.dtype(
     [
@@ -84,19 +85,6 @@ PHASE_NAMES = {
     rules.PH_OVER: "game over",
 }
 
-
-class IllegalActionError(ValueError):
-    """An action that is well formed but not legal in this state; the state is unchanged."""
-
-
-@dataclass(frozen=True)
-class HiddenCard:
-    """A blind-reserved card seen from another seat: only its level is known (C16)."""
-
-    level: int
-
-    def __str__(self) -> str:
-        return f"L{self.level} (hidden)"
 
 
 @dataclass(frozen=True)
@@ -467,10 +455,7 @@ def new_game(num_players: int = 2, seed: int | None = None) -> State:
     """
     if not isinstance(num_players, (int, np.integer)) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
         raise ValueError(f"Splendor is for 2 to 4 players, got {num_players!r}")
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (1 << 62))
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED:
-        raise ValueError(f"seed must be an integer 0 <= seed < 2**63, got {seed!r}")
+    seed = check_seed(seed)
     arr = _empty_array()
     rules.setup(arr, int(num_players), int(seed))
     return State(arr)
@@ -549,13 +534,7 @@ def warm_up() -> None:
 
 def array_to_dict(a: np.ndarray) -> dict[str, Any]:
     """Serialize a state array to a JSON-able dict (see :meth:`State.to_dict`)."""
-    s = a[0]
-    out: dict[str, Any] = {"format": POSITION_FORMAT, "version": POSITION_VERSION}
-    for name in STATE_DTYPE.names or ():
-        v = s[name]
-        out[name] = v.tolist() if isinstance(v, np.ndarray) else int(v)
-    out["rng"] = [str(int(x)) for x in s["rng"]]  # uint64 as decimal strings (JSON-safe)
-    return out
+    return _array_to_dict(a, POSITION_FORMAT, POSITION_VERSION)
 
 
 def array_from_dict(data: dict[str, Any]) -> np.ndarray:
@@ -564,34 +543,7 @@ def array_from_dict(data: dict[str, Any]) -> np.ndarray:
     Raises:
         ValueError: not a dict, wrong format/version, missing or malformed field.
     """
-    if not isinstance(data, dict):
-        raise ValueError("a position must be a JSON object")
-    if data.get("format") != POSITION_FORMAT:
-        raise ValueError(f"not a classic Splendor position: format must be {POSITION_FORMAT!r}")
-    if data.get("version") != POSITION_VERSION:
-        raise ValueError(
-            f"unsupported position version {data.get('version')!r}; this build reads {POSITION_VERSION}"
-        )
-    a = _empty_array()
-    s = a[0]
-    for name in STATE_DTYPE.names or ():
-        if name not in data:
-            raise ValueError(f"position is missing field {name!r}")
-        shape = STATE_DTYPE[name].shape
-        try:
-            if name == "rng":
-                value = np.array([int(x) for x in data[name]], dtype=np.uint64)
-            else:
-                value = np.array(data[name], dtype=np.int64)
-        except (TypeError, ValueError, OverflowError):
-            raise ValueError(f"position field {name!r} must hold integers") from None
-        if value.shape != shape:
-            raise ValueError(f"position field {name!r} must have shape {shape}, got {value.shape}")
-        info = np.iinfo(STATE_DTYPE[name].base)
-        if value.size and (value.min() < info.min or value.max() > info.max):
-            raise ValueError(f"position field {name!r} is out of range")
-        s[name] = value
-    return a
+    return _array_from_dict(data, STATE_DTYPE, POSITION_FORMAT, POSITION_VERSION, "classic Splendor")
 
 
 def check_invariants(a: np.ndarray) -> list[str]:

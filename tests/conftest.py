@@ -1,4 +1,4 @@
-"""Shared settings for the classic engine tests."""
+"""Shared settings for the whole test suite."""
 
 import pytest
 

@@ -1,0 +1,143 @@
+"""Pieces both game engines share: errors, the hidden-card marker, the compiled generator
+and the position (de)serialisation of a state array.
+
+Nothing here knows a rule of either game; :mod:`splendor.classic` and :mod:`splendor.duel`
+build on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numba import config, njit
+
+
+class IllegalActionError(ValueError):
+    """An action that is well formed but not legal in this state; the state is unchanged."""
+
+
+@dataclass(frozen=True)
+class HiddenCard:
+    """A blind-reserved card seen from another seat: only its level is known (C16, D22)."""
+
+    level: int
+
+    def __str__(self) -> str:
+        return f"L{self.level} (hidden)"
+
+
+MAX_SEED = 1 << 63
+"""Seeds are integers ``0 <= seed < MAX_SEED``."""
+
+
+def check_seed(seed: Any) -> int:
+    """Return ``seed`` as an int, drawing one when it is None.
+
+    Raises:
+        ValueError: not an integer ``0 <= seed < 2**63``.
+    """
+    if seed is None:
+        return int(np.random.SeedSequence().entropy % (1 << 62))
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED:
+        raise ValueError(f"seed must be an integer 0 <= seed < 2**63, got {seed!r}")
+    return int(seed)
+
+
+# --------------------------------------------------------------------------- compiled
+
+
+if config.DISABLE_JIT:
+
+    def state_record(arr: np.ndarray):
+        """The game record of ``arr`` with attribute access (``s.tokens``): plain Python
+        (``NUMBA_DISABLE_JIT=1``) needs an ``np.record``, since ``arr[0]`` is a
+        ``numpy.void`` without attribute access."""
+        return arr.view(np.recarray)[0]
+
+else:
+
+    @njit(cache=True, inline="always")
+    def state_record(arr: np.ndarray):
+        """The game record of ``arr`` (a reference: writes go to ``arr``)."""
+        return arr[0]
+
+
+@njit(cache=True)
+def rng_next(rng: np.ndarray) -> np.uint64:
+    """splitmix64: advance ``rng`` (uint64, shape (1,)) and return the next 64-bit value."""
+    z = rng[0] + np.uint64(0x9E3779B97F4A7C15)
+    rng[0] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def rng_below(rng: np.ndarray, n: int) -> int:
+    """A uniform integer in ``[0, n)`` from ``rng`` (Lemire's multiply-shift, n < 2**32)."""
+    x = rng_next(rng) >> np.uint64(32)
+    return int((x * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def seed_rng(rng: np.ndarray, seed: int) -> None:
+    """Set ``rng`` from an integer seed (any int64), mixing it once."""
+    rng[0] = np.uint64(seed & 0x7FFFFFFFFFFFFFFF) ^ np.uint64(0x5851F42D4C957F2D)
+    rng_next(rng)
+
+
+# --------------------------------------------------------------------------- positions
+
+
+def array_to_dict(a: np.ndarray, fmt: str, version: int) -> dict[str, Any]:
+    """Serialize a state array (shape (1,), a record dtype) to a JSON-able dict: one key
+    per field (nested lists of ints), ``rng`` as decimal strings, plus ``format`` and
+    ``version``."""
+    s = a[0]
+    out: dict[str, Any] = {"format": fmt, "version": version}
+    for name in a.dtype.names or ():
+        v = s[name]
+        out[name] = v.tolist() if isinstance(v, np.ndarray) else int(v)
+    out["rng"] = [str(int(x)) for x in s["rng"]]  # uint64 as decimal strings (JSON-safe)
+    return out
+
+
+def array_from_dict(
+    data: Any, dtype: np.dtype, fmt: str, version: int, game_label: str
+) -> np.ndarray:
+    """Parse :func:`array_to_dict` output back into a state array of ``dtype``.
+
+    Raises:
+        ValueError: not a dict, wrong format/version, missing or malformed field (the
+            message names the field).
+    """
+    if not isinstance(data, dict):
+        raise ValueError("a position must be a JSON object")
+    if data.get("format") != fmt:
+        raise ValueError(f"not a {game_label} position: format must be {fmt!r}")
+    if data.get("version") != version:
+        raise ValueError(
+            f"unsupported position version {data.get('version')!r}; this build reads {version}"
+        )
+    a = np.zeros(1, dtype=dtype)
+    s = a[0]
+    for name in dtype.names or ():
+        if name not in data:
+            raise ValueError(f"position is missing field {name!r}")
+        shape = dtype[name].shape
+        try:
+            if name == "rng":
+                value = np.array([int(x) for x in data[name]], dtype=np.uint64)
+            else:
+                value = np.array(data[name], dtype=np.int64)
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"position field {name!r} must hold integers") from None
+        if value.shape != shape:
+            raise ValueError(f"position field {name!r} must have shape {shape}, got {value.shape}")
+        info = np.iinfo(dtype[name].base)
+        if value.size and (value.min() < info.min or value.max() > info.max):
+            raise ValueError(f"position field {name!r} is out of range")
+        s[name] = value
+    return a
