@@ -14,8 +14,21 @@ def test_registry_knows_the_classic_game_by_both_names():
 
 
 def test_unknown_game_lists_known_ones():
-    with pytest.raises(ValueError, match="known games: splendor"):
+    with pytest.raises(ValueError, match="known games: duel, splendor"):
         get_game("chess")
+
+
+def test_both_games_are_registered_under_their_names_and_aliases():
+    from splendor import duel
+
+    assert get_game("duel") is duel and get_game("splendor-duel") is duel
+    assert get_game("classic") is classic and get_game("splendor") is classic
+
+
+def test_duel_state_implements_the_protocol():
+    from splendor import duel
+
+    assert isinstance(duel.new_game(2, 0), GameState)
 
 
 def test_classic_state_implements_the_protocol():

@@ -59,3 +59,35 @@ def token_index(letter: str) -> int:
         raise ValueError(
             f"unknown token {letter!r}: expected one of {' '.join(TOKEN_LETTERS)}"
         ) from None
+
+
+# --------------------------------------------------------------------------- Splendor Duel
+
+PEARL: int = 5
+"""Index of pearl in a Duel token vector ``[W, U, G, R, K, P, *]`` (D1)."""
+
+DUEL_GOLD: int = 6
+"""Index of gold in a Duel token vector (D1)."""
+
+PEARL_LETTER: str = "P"
+
+DUEL_TOKEN_LETTERS: str = GEM_LETTERS + PEARL_LETTER + GOLD_LETTER
+"""Letters of a Duel token vector of length 7 (gems, pearl, gold)."""
+
+DUEL_TOKEN_NAMES: tuple[str, ...] = GEM_COLORS + ("pearl", "gold")
+
+
+def duel_token_index(letter: str) -> int:
+    """Return the Duel token index 0..6 of a token letter or name (``W U G R K P *``).
+
+    Raises:
+        ValueError: not a Duel token letter or name.
+    """
+    key = letter.strip()
+    if len(key) == 1 and key.upper() in DUEL_TOKEN_LETTERS:
+        return DUEL_TOKEN_LETTERS.index(key.upper())
+    if key.lower() in DUEL_TOKEN_NAMES:
+        return DUEL_TOKEN_NAMES.index(key.lower())
+    raise ValueError(
+        f"unknown token {letter!r}: expected one of {' '.join(DUEL_TOKEN_LETTERS)}"
+    )

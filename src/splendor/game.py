@@ -1,7 +1,7 @@
 """The protocol every game of the project implements, and the registry of games.
 
 Interfaces (CLI, terminal, records, bots) reach a game only through this protocol, so that
-classic Splendor and (later) Splendor Duel are served by the same code.
+classic Splendor and Splendor Duel are served by the same code.
 """
 
 from __future__ import annotations
@@ -46,26 +46,33 @@ class GameModule(Protocol):
     Action: Any
     IllegalActionError: type[Exception]
 
-    def new_game(self, num_players: int = ..., seed: int | None = ...) -> Any: ...
+    def new_game(self, num_players: int = ..., seed: int | None = ..., **options: Any) -> Any:
+        """Deal a game; ``options`` are game settings such as Duel's ``turn_cap`` (D25)."""
+        ...
     def determinize(self, observation: Any, rng: np.random.Generator | int | None = ...) -> Any: ...
     def warm_up(self) -> None: ...
 
 
-def games() -> dict[str, ModuleType]:
-    """The registered games by name (``"splendor"`` for the classic game)."""
-    from . import classic
+ALIASES = {"classic": "splendor", "splendor-duel": "duel"}
+"""Other accepted names of the registered games."""
 
-    return {classic.GAME_NAME: classic}
+
+def games() -> dict[str, ModuleType]:
+    """The registered games by name: ``"splendor"`` (classic, 2-4 players) and ``"duel"``
+    (Splendor Duel, 2 players)."""
+    from . import classic, duel
+
+    return {classic.GAME_NAME: classic, duel.GAME_NAME: duel}
 
 
 def get_game(name: str) -> ModuleType:
-    """The game module registered as ``name``.
+    """The game module registered as ``name`` (or one of :data:`ALIASES`).
 
     Raises:
         ValueError: unknown game; the message lists the known ones.
     """
     table = games()
-    key = {"classic": "splendor"}.get(name, name)
+    key = ALIASES.get(name, name)
     if key not in table:
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(sorted(table))}")
     return table[key]

@@ -26,6 +26,7 @@ def play_game(
     record: GameRecord | None = None,
     on_decision: Callable[[Any, Any, int], None] | None = None,
     max_decisions: int | None = None,
+    options: dict[str, Any] | None = None,
 ) -> tuple[Any, GameRecord]:
     """Play a game from the deal to the end (or ``max_decisions``) and return
     ``(final_state, record)``.
@@ -39,16 +40,24 @@ def play_game(
             caller can keep a reference and save it if the game is interrupted.
         on_decision: called as ``on_decision(state_after, action, seat)`` after each one.
         max_decisions: stop early after this many decisions (the record has no result).
+        options: game settings for ``new_game`` (Duel: ``turn_cap``, D25); ignored when
+            ``record`` is given (the record's own options apply).
 
     Raises:
-        ValueError: bad seat count.
+        ValueError: bad seat count or options.
         AgentError: an agent chose an action that is not legal (the state is unchanged).
     """
     module = get_game(game)
     check_player_count(module, len(agents))
     labels = list(names) if names is not None else [getattr(a, "name", "agent") for a in agents]
     if record is None:
-        record = GameRecord(game=module.GAME_NAME, num_players=len(agents), players=labels, seed=seed)
+        record = GameRecord(
+            game=module.GAME_NAME,
+            num_players=len(agents),
+            players=labels,
+            seed=seed,
+            options=dict(options or {}),
+        )
     state = record.replay() if record.actions else record.new_state()
     made = 0
     while not state.is_terminal and (max_decisions is None or made < max_decisions):

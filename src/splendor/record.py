@@ -9,6 +9,7 @@ A record is a versioned JSON document::
       "num_players": 2,
       "players": ["alice", "greedy"],
       "seed": 7,
+      "options": {},
       "actions": ["take W U G", "reserve 1.2", ...],
       "result": {"scores": [15, 9], "winners": [0], "end_reason": "points",
                  "turns": 46} | null,
@@ -17,7 +18,9 @@ A record is a versioned JSON document::
     }
 
 ``actions`` lists every decision in notation, in order; the seed fixes the deal, so
-replaying the actions from ``new_game(num_players, seed)`` reproduces the game exactly.
+replaying the actions from ``new_game(num_players, seed, **options)`` reproduces the game
+exactly. ``options`` holds game settings (Splendor Duel's ``turn_cap``, D25); a record
+without it has none. ``game`` is ``"splendor"`` (classic) or ``"duel"``.
 ``result`` is ``null`` for an unfinished game (for instance one stopped with Ctrl-C).
 """
 
@@ -52,7 +55,8 @@ class GameRecord:
         game: registered game name (``"splendor"``).
         num_players: seats in the game.
         players: one label per seat (a person's name or a bot name).
-        seed: the deal's seed (C18).
+        seed: the deal's seed (C18, D24).
+        options: game settings passed to ``new_game`` (Duel: ``turn_cap``, D25).
         actions: every decision in notation, in order.
         result: ``{"scores", "winners", "end_reason", "turns"}`` once finished, else None.
         started_at: ISO 8601 time the game started.
@@ -63,6 +67,7 @@ class GameRecord:
     num_players: int
     players: list[str]
     seed: int
+    options: dict[str, Any] = field(default_factory=dict)
     actions: list[str] = field(default_factory=list)
     result: dict[str, Any] | None = None
     started_at: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat())
@@ -88,8 +93,8 @@ class GameRecord:
             RecordError: unknown game or bad player count.
         """
         try:
-            return self.game_module().new_game(self.num_players, self.seed)
-        except ValueError as e:
+            return self.game_module().new_game(self.num_players, self.seed, **self.options)
+        except (ValueError, TypeError) as e:
             raise RecordError(f"record cannot start its game: {e}") from None
 
     def add(self, action: Any) -> None:
@@ -167,6 +172,7 @@ class GameRecord:
             "num_players": self.num_players,
             "players": list(self.players),
             "seed": self.seed,
+            "options": dict(self.options),
             "actions": list(self.actions),
             "result": self.result,
             "started_at": self.started_at,
@@ -205,6 +211,9 @@ class GameRecord:
             raise RecordError(f"action {bad + 1} is not a string", bad)
         if len(data["players"]) != data["num_players"]:
             raise RecordError("record 'players' must name every seat")
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise RecordError("record 'options' must be an object")
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError("record 'result' must be an object or null")
@@ -213,6 +222,7 @@ class GameRecord:
             num_players=data["num_players"],
             players=[str(p) for p in data["players"]],
             seed=data["seed"],
+            options=dict(options),
             actions=list(data["actions"]),
             result=result,
             started_at=str(data.get("started_at", "")),

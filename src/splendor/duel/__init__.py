@@ -1,0 +1,58 @@
+"""Splendor Duel (2022), 2 players: the engine API of ``../shared/DESIGN.md``.
+
+Example::
+
+    from splendor import duel
+
+    state = duel.new_game(seed=7)
+    state.apply(duel.Action.parse("take c3 c4 c5"))
+    obs = state.observation(1)          # what seat 1 may see (D22)
+    full = duel.determinize(obs, 0)     # a state consistent with it
+"""
+
+from . import board
+from .actions import ACTIONS, NOTATION_HELP, NUM_ACTIONS, Action
+from .cards import CARDS, ROYALS, Card, Royal
+from .state import (
+    STATE_DTYPE,
+    HiddenCard,
+    IllegalActionError,
+    Observation,
+    PlayerView,
+    State,
+    check_invariants,
+    determinize,
+    new_game,
+    replay,
+    warm_up,
+)
+
+GAME_NAME = "duel"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 2
+
+__all__ = [
+    "ACTIONS",
+    "CARDS",
+    "GAME_NAME",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NOTATION_HELP",
+    "NUM_ACTIONS",
+    "ROYALS",
+    "STATE_DTYPE",
+    "Action",
+    "Card",
+    "HiddenCard",
+    "IllegalActionError",
+    "Observation",
+    "PlayerView",
+    "Royal",
+    "State",
+    "board",
+    "check_invariants",
+    "determinize",
+    "new_game",
+    "replay",
+    "warm_up",
+]

@@ -1,0 +1,751 @@
+"""Game state of Splendor Duel: one numpy structured array, and its Python views.
+
+The whole state of a game is one structured array of shape ``(1,)`` and dtype
+:data:`STATE_DTYPE`; the compiled rules in :mod:`splendor.duel.rules` read and write it.
+:class:`State` (a full game, for the host) and :class:`Observation` (what one seat may see,
+D22) are thin read-only views over such an array; only :meth:`State.apply` changes a state.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+import numpy as np
+
+from ..colors import DUEL_TOKEN_LETTERS
+from ..core import HiddenCard, IllegalActionError, check_seed
+from ..core import array_from_dict as _array_from_dict
+from ..core import array_to_dict as _array_to_dict
+from . import rules
+from .actions import ACTIONS, NUM_ACTIONS, Action
+from .board import BAG_START, NUM_CELLS, cell_name
+from .cards import (
+    CARD_BONUS_COUNT,
+    CARD_COLOR,
+    CARD_CROWNS,
+    CARD_LEVEL,
+    CARD_POINTS,
+    CARDS,
+    COLOR_JOKER,
+    LEVEL_SIZE,
+    MAX_DECK,
+    MAX_RESERVED,
+    NUM_CARDS,
+    NUM_LEVELS,
+    NUM_PYRAMID,
+    NUM_ROYALS,
+    PYRAMID_SIZES,
+    PYRAMID_START,
+    ROYAL_POINTS,
+    ROYALS,
+    Card,
+    Royal,
+)
+
+NUM_PLAYERS = 2
+POSITION_FORMAT = "splendor-duel-position"
+POSITION_VERSION = 1
+
+STATE_DTYPE = np.dtype(
+    [
+        ("current", np.int8),  # seat to decide, -1 once the game is over
+        ("phase", np.int8),  # rules.PH_*
+        ("observer", np.int8),  # -1 for a full state, else the seat of an observation
+        ("end_reason", np.int8),  # rules.END_*
+        ("winner", np.int8),  # winning seat, -1 none (yet)
+        ("replenished", np.int8),  # 1 once the board was replenished this turn (D6, D7)
+        ("again", np.int8),  # 1: the current player plays another turn (D13)
+        ("pend", np.int8),  # rules.PEND_* effects of the bought card still to resolve
+        ("pend_card", np.int8),  # the card whose effects are resolving, else -1
+        ("turn", np.int32),  # completed turns (extra turns included)
+        ("turn_cap", np.int32),  # D25: end after this many turns; 0 = no cap
+        ("board", np.int8, (NUM_CELLS,)),  # token colour 0..6 per cell, -1 empty
+        ("bag", np.int8, (7,)),  # tokens in the bag per colour (W U G R K P *)
+        ("decks", np.int8, (NUM_LEVELS, MAX_DECK)),  # card ids, top at deck_len-1; -1 hidden
+        ("deck_len", np.int8, (NUM_LEVELS,)),
+        ("pyramid", np.int8, (NUM_PYRAMID,)),  # card id or -1 (empty): 5 + 4 + 3 slots
+        ("tokens", np.int8, (NUM_PLAYERS, 7)),
+        ("bonuses", np.int8, (NUM_PLAYERS, 5)),
+        ("points", np.int16, (NUM_PLAYERS,)),  # prestige: cards and royal cards
+        ("crowns", np.int8, (NUM_PLAYERS,)),
+        ("color_points", np.int16, (NUM_PLAYERS, 5)),  # card points per bonus colour (D21)
+        ("privileges", np.int8, (NUM_PLAYERS,)),  # the rest lie beside the board (D5, D18)
+        ("reserved", np.int8, (NUM_PLAYERS, MAX_RESERVED)),  # card id, -1 empty or hidden
+        ("reserved_level", np.int8, (NUM_PLAYERS, MAX_RESERVED)),  # 1-3, 0 empty
+        ("reserved_blind", np.int8, (NUM_PLAYERS, MAX_RESERVED)),  # 1: taken from a deck
+        ("num_reserved", np.int8, (NUM_PLAYERS,)),
+        ("card_owner", np.int8, (NUM_CARDS,)),  # seat that bought each card, -1 none
+        ("card_color", np.int8, (NUM_CARDS,)),  # bonus colour of a bought card (joker: the
+        # colour it is attached to, -1 until then); -1 for none or not bought
+        ("royal_owner", np.int8, (NUM_ROYALS,)),  # seat holding each royal card, -1 none
+        ("crown_claims", np.int8, (NUM_PLAYERS,)),  # crown thresholds (3, 6) already used
+        ("pay_card", np.int8),  # card being paid for in phase PAY, else -1
+        ("pay_src", np.int8),  # its source: 0-11 pyramid, 12-14 own reserved slot
+        ("pay_need", np.int8, (6,)),  # coloured tokens and pearls still owed
+        ("pay_gold", np.int8),  # gold committed so far
+        ("rng", np.uint64, (1,)),  # splitmix64 state (hidden information)
+    ]
+)
+"""Record dtype of a Splendor Duel state (see the field comments)."""
+
+PHASE_NAMES = {
+    rules.PH_MAIN: "main",
+    rules.PH_RESERVE: "reserve",
+    rules.PH_PAY: "payment",
+    rules.PH_JOKER: "joker",
+    rules.PH_TOKEN: "token",
+    rules.PH_STEAL: "steal",
+    rules.PH_ROYAL: "royal",
+    rules.PH_RETURN: "return tokens",
+    rules.PH_OVER: "game over",
+}
+
+END_NAMES = {
+    rules.END_POINTS: "points",
+    rules.END_CROWNS: "crowns",
+    rules.END_COLOR: "colour",
+    rules.END_CAP: "turn cap",
+}
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One seat's holdings as anybody may see them (D22).
+
+    Attributes:
+        seat: 0 or 1.
+        tokens: tokens per colour, length 7 (W U G R K pearl gold).
+        bonuses: bonuses per gem colour, length 5 (jokers counted in their colour).
+        points: prestige points (cards and royal cards).
+        crowns: crowns on bought cards (D19, D21).
+        color_points: prestige points of bought cards per bonus colour, length 5 (D21).
+        privileges: privilege scrolls held (D6, D18).
+        reserved: reserved cards in slot order; :class:`HiddenCard` for the opponent's
+            blind reserve in an observation.
+        reserved_blind: per reserved slot, True when it was reserved from a deck (D9).
+        purchased: bought cards, by id.
+        purchased_colors: the bonus colour of each bought card (0..4; a joker's attached
+            colour; -1 for none), parallel to ``purchased``.
+        royals: royal cards taken (D19).
+    """
+
+    seat: int
+    tokens: tuple[int, ...]
+    bonuses: tuple[int, ...]
+    points: int
+    crowns: int
+    color_points: tuple[int, ...]
+    privileges: int
+    reserved: tuple[Card | HiddenCard, ...]
+    reserved_blind: tuple[bool, ...]
+    purchased: tuple[Card, ...]
+    purchased_colors: tuple[int, ...]
+    royals: tuple[Royal, ...]
+
+    @property
+    def num_tokens(self) -> int:
+        """Tokens held, gold included (the D20 limit is 10)."""
+        return sum(self.tokens)
+
+
+def _empty_array() -> np.ndarray:
+    return np.zeros(1, dtype=STATE_DTYPE)
+
+
+class _View:
+    """Read-only accessors shared by :class:`State` and :class:`Observation`."""
+
+    __slots__ = ("_a",)
+    _a: np.ndarray
+
+    @property
+    def array(self) -> np.ndarray:
+        """A copy of the underlying structured array (shape (1,), :data:`STATE_DTYPE`)."""
+        return self._a.copy()
+
+    @property
+    def num_players(self) -> int:
+        """Always 2."""
+        return NUM_PLAYERS
+
+    @property
+    def current_player(self) -> int | None:
+        """Seat that owes the next decision, or ``None`` once the game is over."""
+        c = int(self._a[0]["current"])
+        return None if c < 0 else c
+
+    @property
+    def phase(self) -> str:
+        """The decision owed: ``main``, ``reserve``, ``payment``, ``joker``, ``token``,
+        ``steal``, ``royal``, ``return tokens`` or ``game over``."""
+        return PHASE_NAMES[int(self._a[0]["phase"])]
+
+    @property
+    def is_terminal(self) -> bool:
+        return int(self._a[0]["phase"]) == rules.PH_OVER
+
+    @property
+    def turn(self) -> int:
+        """Number of completed turns (extra turns of ``again`` included)."""
+        return int(self._a[0]["turn"])
+
+    @property
+    def turn_cap(self) -> int | None:
+        """The host's turn cap (D25), or ``None`` when there is none."""
+        cap = int(self._a[0]["turn_cap"])
+        return cap or None
+
+    @property
+    def replenished(self) -> bool:
+        """True once the board was replenished this turn (no more privileges, D6/D7)."""
+        return bool(self._a[0]["replenished"])
+
+    @property
+    def extra_turn(self) -> bool:
+        """True when the current player will play again after this turn (D13)."""
+        return bool(self._a[0]["again"])
+
+    @property
+    def end_reason(self) -> str | None:
+        """``"points"``, ``"crowns"``, ``"colour"`` (D21), ``"turn cap"`` (D25) or
+        ``None`` while the game goes on."""
+        return END_NAMES.get(int(self._a[0]["end_reason"]))
+
+    @property
+    def scores(self) -> list[int]:
+        """Prestige points per seat (cards and royal cards)."""
+        return [int(x) for x in self._a[0]["points"]]
+
+    @property
+    def winners(self) -> list[int]:
+        """``[seat]`` of the winner (D21); ``[]`` before the end or after a turn cap."""
+        w = int(self._a[0]["winner"])
+        return [w] if self.is_terminal and w >= 0 else []
+
+    @property
+    def board(self) -> tuple[int | None, ...]:
+        """Token colour on each of the 25 cells (index ``row * 5 + col``), 0..6
+        (W U G R K pearl gold), ``None`` for an empty cell."""
+        return tuple(int(v) if v >= 0 else None for v in self._a[0]["board"])
+
+    @property
+    def bag(self) -> tuple[int, ...]:
+        """Tokens in the bag per colour, length 7 (public as a multiset, D22)."""
+        return tuple(int(x) for x in self._a[0]["bag"])
+
+    @property
+    def free_privileges(self) -> int:
+        """Privilege scrolls beside the board (D5, D18)."""
+        return 3 - int(self._a[0]["privileges"].sum())
+
+    @property
+    def deck_sizes(self) -> tuple[int, int, int]:
+        """Cards left in the level 1, 2, 3 decks."""
+        d = self._a[0]["deck_len"]
+        return (int(d[0]), int(d[1]), int(d[2]))
+
+    @property
+    def pyramid(self) -> tuple[tuple[Card | None, ...], ...]:
+        """The face-up pyramid, ``pyramid[level-1][slot-1]`` (5, 4 and 3 slots); ``None``
+        for an empty slot (D3, D11)."""
+        p = self._a[0]["pyramid"]
+        return tuple(
+            tuple(
+                CARDS[int(p[PYRAMID_START[lvl] + k])] if p[PYRAMID_START[lvl] + k] >= 0 else None
+                for k in range(PYRAMID_SIZES[lvl])
+            )
+            for lvl in range(NUM_LEVELS)
+        )
+
+    @property
+    def royals(self) -> tuple[Royal | None, ...]:
+        """The royal cards by number (1-4 in the notation); ``None`` once taken (D19)."""
+        return tuple(
+            ROYALS[k] if self._a[0]["royal_owner"][k] < 0 else None for k in range(NUM_ROYALS)
+        )
+
+    @property
+    def payment(self) -> tuple[Card, tuple[int, ...], int] | None:
+        """During a chosen payment (D10): the card, the tokens still owed (6: W U G R K
+        pearl) and the gold committed; else ``None``."""
+        s = self._a[0]
+        if int(s["phase"]) != rules.PH_PAY:
+            return None
+        return CARDS[int(s["pay_card"])], tuple(int(x) for x in s["pay_need"]), int(s["pay_gold"])
+
+    @property
+    def pending_card(self) -> Card | None:
+        """The card just bought whose joker, token or steal is being resolved, else None."""
+        c = int(self._a[0]["pend_card"])
+        return CARDS[c] if c >= 0 else None
+
+    def player(self, seat: int) -> PlayerView:
+        """Holdings of ``seat``.
+
+        Raises:
+            ValueError: ``seat`` is not 0 or 1.
+        """
+        if seat not in (0, 1):
+            raise ValueError(f"seat must be 0 or 1, got {seat}")
+        s = self._a[0]
+        nr = int(s["num_reserved"][seat])
+        reserved: list[Card | HiddenCard] = []
+        for k in range(nr):
+            cid = int(s["reserved"][seat, k])
+            reserved.append(CARDS[cid] if cid >= 0 else HiddenCard(int(s["reserved_level"][seat, k])))
+        mine = np.flatnonzero(s["card_owner"] == seat)
+        return PlayerView(
+            seat=seat,
+            tokens=tuple(int(x) for x in s["tokens"][seat]),
+            bonuses=tuple(int(x) for x in s["bonuses"][seat]),
+            points=int(s["points"][seat]),
+            crowns=int(s["crowns"][seat]),
+            color_points=tuple(int(x) for x in s["color_points"][seat]),
+            privileges=int(s["privileges"][seat]),
+            reserved=tuple(reserved),
+            reserved_blind=tuple(bool(s["reserved_blind"][seat, k]) for k in range(nr)),
+            purchased=tuple(CARDS[int(c)] for c in mine),
+            purchased_colors=tuple(int(s["card_color"][c]) for c in mine),
+            royals=tuple(ROYALS[int(k)] for k in np.flatnonzero(s["royal_owner"] == seat)),
+        )
+
+    @property
+    def players(self) -> list[PlayerView]:
+        """Both seats' :class:`PlayerView`."""
+        return [self.player(0), self.player(1)]
+
+    def legal_mask(self) -> np.ndarray:
+        """Legal decisions of the current player: bool array of shape ``(NUM_ACTIONS,)``."""
+        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        rules.legal_mask(self._a, mask)
+        return mask
+
+    def legal_actions(self) -> list[Action]:
+        """Legal decisions of the current player, in id order (``[]`` once over)."""
+        return [ACTIONS[i] for i in np.flatnonzero(self.legal_mask())]
+
+    def describe(self, action: Action | int | str) -> str:
+        """A plain-English description of ``action`` in this position (for UIs and logs)."""
+        a = to_action(action)
+        s = self._a[0]
+        if a.kind in ("reserve_pyramid", "buy", "buy_choose") and not a.reserved:
+            assert a.level is not None and a.slot is not None
+            cid = int(s["pyramid"][PYRAMID_START[a.level - 1] + a.slot - 1])
+            return f"{a}: {CARDS[cid] if cid >= 0 else 'empty slot'}"
+        if a.reserved and a.slot:
+            p = self.current_player
+            if p is not None and a.slot <= int(s["num_reserved"][p]):
+                cid = int(s["reserved"][p, a.slot - 1])
+                return f"{a}: {CARDS[cid] if cid >= 0 else 'hidden card'}"
+        if a.kind == "take":
+            got = " ".join(
+                DUEL_TOKEN_LETTERS[int(s["board"][c])] if s["board"][c] >= 0 else "-"
+                for c in a.cells
+            )
+            return f"{a}: {got}"
+        if a.kind == "royal" and a.slot:
+            return f"{a}: {ROYALS[a.slot - 1]}"
+        return str(a)
+
+
+def to_action(action: Action | int | str) -> Action:
+    """Coerce an :class:`Action`, an id or a notation string to an :class:`Action`.
+
+    Raises:
+        ValueError: a malformed string or an id out of range.
+    """
+    if isinstance(action, Action):
+        return action
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return Action.from_id(int(action))
+    if isinstance(action, str):
+        return Action.parse(action)
+    raise ValueError(f"an action must be an Action, an id or a string, got {action!r}")
+
+
+class State(_View):
+    """A full game of Splendor Duel, hidden information included (for the host).
+
+    Create with :func:`new_game` or :meth:`from_dict`; change it only with :meth:`apply`.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, array: np.ndarray) -> None:
+        """Wrap ``array`` (shape (1,), :data:`STATE_DTYPE`) without copying.
+
+        Raises:
+            ValueError: wrong shape or dtype.
+        """
+        if not isinstance(array, np.ndarray) or array.dtype != STATE_DTYPE or array.shape != (1,):
+            raise ValueError("a duel State wraps a numpy array of shape (1,) and dtype STATE_DTYPE")
+        self._a = array
+
+    def apply(self, action: Action | int | str) -> None:
+        """Play one decision for the current player (mutates the state).
+
+        Raises:
+            ValueError: ``action`` is malformed (bad notation or id).
+            IllegalActionError: ``action`` is not legal now; the state is unchanged and the
+                message lists the legal decisions.
+        """
+        a = to_action(action)
+        if rules.apply(self._a, a.id) != 0:
+            raise IllegalActionError(self._illegal_message(a))
+
+    def _illegal_message(self, a: Action) -> str:
+        if self.is_terminal:
+            return f"illegal action {str(a)!r}: the game is over"
+        legal = [str(x) for x in self.legal_actions()]
+        shown = ", ".join(legal[:40]) + (f", … ({len(legal)} in all)" if len(legal) > 40 else "")
+        return (
+            f"illegal action {str(a)!r} for seat {self.current_player} "
+            f"(phase: {self.phase}). Legal now: {shown}"
+        )
+
+    def copy(self) -> "State":
+        """An independent copy that replays identically."""
+        return State(self._a.copy())
+
+    def observation(self, seat: int) -> "Observation":
+        """What ``seat`` may see (D22): deck order, the generator (so the bag's draw order)
+        and the opponent's blind reserves removed (their level stays).
+
+        Raises:
+            ValueError: ``seat`` is not 0 or 1.
+        """
+        if seat not in (0, 1):
+            raise ValueError(f"seat must be 0 or 1, got {seat}")
+        a = self._a.copy()
+        s = a[0]
+        s["decks"][:] = -1
+        s["rng"][:] = 0
+        s["observer"] = seat
+        paying = -1  # a blind reserve being paid for is public (it is being bought)
+        if int(s["phase"]) == rules.PH_PAY and int(s["pay_src"]) >= NUM_PYRAMID:
+            paying = int(s["pay_src"]) - NUM_PYRAMID
+        other = 1 - seat
+        for k in range(MAX_RESERVED):
+            if s["reserved_blind"][other, k] and not (other == self.current_player and k == paying):
+                s["reserved"][other, k] = -1
+        return Observation(a)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The position as a JSON-able dict holding everything, deck order included.
+
+        Format ``splendor-duel-position`` version 1: one key per field of
+        :data:`STATE_DTYPE` (nested lists of ints; ``rng`` as decimal strings), plus
+        ``format`` and ``version``.
+        """
+        return _array_to_dict(self._a, POSITION_FORMAT, POSITION_VERSION)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "State":
+        """Load a position written by :meth:`to_dict`.
+
+        Raises:
+            ValueError: wrong format or version, a missing or malformed field, or a
+                position that breaks an invariant (the message says which).
+        """
+        arr = _array_from_dict(data, STATE_DTYPE, POSITION_FORMAT, POSITION_VERSION, "Splendor Duel")
+        problems = check_invariants(arr)
+        if problems:
+            raise ValueError("corrupt position: " + "; ".join(problems))
+        return cls(arr)
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as a compact JSON string."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> "State":
+        """Load :meth:`to_json` output. Raises ValueError on bad JSON or a bad position."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"position is not valid JSON: {e}") from None
+        return cls.from_dict(data)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self._a.tobytes() == other._a.tobytes()
+
+    def __hash__(self) -> int:
+        return hash(self._a.tobytes())
+
+    def __repr__(self) -> str:
+        return (
+            f"<duel.State turn={self.turn} current={self.current_player} "
+            f"phase={self.phase!r} scores={self.scores}>"
+        )
+
+
+class Observation(_View):
+    """What one seat may see of a duel (D22): a :class:`State`-shaped view without deck
+    order, the generator and the opponent's blind-reserved cards.
+
+    Bots receive observations, never states; :func:`determinize` turns one back into a
+    full :class:`State` consistent with it.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, array: np.ndarray) -> None:
+        self._a = array
+        self._a.setflags(write=False)
+
+    @property
+    def seat(self) -> int:
+        """The seat this observation belongs to."""
+        return int(self._a[0]["observer"])
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict of the observation (same layout as :meth:`State.to_dict`; hidden
+        fields hold -1, the generator 0)."""
+        return _array_to_dict(self._a, POSITION_FORMAT, POSITION_VERSION)
+
+    def __repr__(self) -> str:
+        return (
+            f"<duel.Observation seat={self.seat} turn={self.turn} "
+            f"current={self.current_player} phase={self.phase!r}>"
+        )
+
+
+def new_game(num_players: int = 2, seed: int | None = None, *, turn_cap: int | None = None) -> State:
+    """Deal a new game of Splendor Duel (D1-D5).
+
+    Args:
+        num_players: must be 2 (kept for the common game protocol).
+        seed: an integer ``0 <= seed < 2**63``; the same seed deals the same game (D24).
+            ``None`` draws one.
+        turn_cap: end the game with no winner after this many turns (D25; a host setting
+            for bot and research games); ``None`` for no cap.
+
+    Raises:
+        ValueError: ``num_players`` is not 2, ``seed`` or ``turn_cap`` out of range.
+    """
+    if num_players != NUM_PLAYERS or isinstance(num_players, bool):
+        raise ValueError(f"Splendor Duel is for 2 players, got {num_players!r}")
+    seed = check_seed(seed)
+    if turn_cap is not None and (
+        isinstance(turn_cap, bool) or not isinstance(turn_cap, (int, np.integer)) or not 1 <= turn_cap < 2**31
+    ):
+        raise ValueError(f"turn_cap must be a positive integer or None, got {turn_cap!r}")
+    arr = _empty_array()
+    rules.setup(arr, seed, int(turn_cap or 0))
+    return State(arr)
+
+
+def determinize(observation: Observation, rng: np.random.Generator | int | None = None) -> State:
+    """A full :class:`State` consistent with ``observation``: the cards that seat cannot
+    see (the opponent's blind reserves of known level, deck contents and order) are drawn
+    at random from the unseen cards of each level, and a fresh generator is seeded (so bag
+    draws are fresh too).
+
+    Args:
+        observation: from :meth:`State.observation`.
+        rng: numpy Generator or seed for the draw.
+
+    Raises:
+        ValueError: the observation is inconsistent (its unseen card counts do not match).
+    """
+    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    a = observation._a.copy()
+    a.setflags(write=True)
+    s = a[0]
+    seen = np.zeros(NUM_CARDS, dtype=np.bool_)
+    for cid in s["pyramid"]:
+        if cid >= 0:
+            seen[cid] = True
+    seen[s["card_owner"] >= 0] = True
+    for cid in s["reserved"].ravel():
+        if cid >= 0:
+            seen[cid] = True
+    if s["pay_card"] >= 0:
+        seen[s["pay_card"]] = True
+        k = int(s["pay_src"]) - NUM_PYRAMID  # a blind reserve being paid for is shown
+        if k >= 0 and s["reserved"][s["current"], k] < 0:
+            s["reserved"][s["current"], k] = s["pay_card"]
+    for lvl in range(NUM_LEVELS):
+        unseen = [int(c) for c in np.flatnonzero(~seen & (CARD_LEVEL == lvl))]
+        gen.shuffle(unseen)
+        hidden = [
+            (p, k)
+            for p in range(NUM_PLAYERS)
+            for k in range(int(s["num_reserved"][p]))
+            if s["reserved"][p, k] < 0 and s["reserved_level"][p, k] == lvl + 1
+        ]
+        n_deck = int(s["deck_len"][lvl])
+        if len(unseen) != len(hidden) + n_deck:
+            raise ValueError(
+                f"inconsistent observation: level {lvl + 1} has {len(unseen)} unseen cards "
+                f"but {len(hidden)} hidden reserves and {n_deck} deck cards"
+            )
+        for (p, k), cid in zip(hidden, unseen):
+            s["reserved"][p, k] = cid
+        s["decks"][lvl, :] = -1
+        s["decks"][lvl, :n_deck] = unseen[len(hidden) :]
+    s["observer"] = -1
+    s["rng"][0] = np.uint64(int(gen.integers(0, 2**63)))
+    return State(a)
+
+
+def warm_up() -> None:
+    """Compile every rules kernel, or load it from numba's on-disk cache (``cache=True``).
+
+    The first run after installation compiles for some seconds; interfaces call this under
+    a "preparing the engine…" message so that they never look frozen.
+    """
+    st = new_game(2, 0)
+    st.legal_actions()
+    rules.is_legal(st._a, 0)
+    done = st.copy()
+    rules.random_playout(done._a, np.ones(1, dtype=np.uint64), 1 << 20)
+
+
+# --------------------------------------------------------------------------- invariants
+
+
+def check_invariants(a: np.ndarray) -> list[str]:
+    """Every invariant a full duel state must hold; returns the broken ones (empty when
+    the state is sound). Checks: phase and seat, the 25 tokens per colour across board,
+    bag and players (D1), the token limit of the waiting seat (D20), 3 privileges (D5),
+    each of the 67 cards in exactly one place (D3), reserve limit (D9), bonuses, points,
+    crowns and colour points equal the sum of their parts, royal cards (D19)."""
+    s = a[0]
+    out: list[str] = []
+    phase = int(s["phase"])
+    if phase not in PHASE_NAMES:
+        return [f"unknown phase {phase}"]
+    cur = int(s["current"])
+    if phase == rules.PH_OVER:
+        if cur != -1:
+            out.append("a finished game has no current player")
+    elif cur not in (0, 1):
+        return [f"current player {cur} is not a seat"]
+    board = s["board"]
+    if ((board < -1) | (board > 6)).any():
+        out.append("a board cell holds an unknown token")
+    on_board = np.bincount(board[board >= 0].astype(np.int64), minlength=7)
+    totals = on_board + s["bag"].astype(int) + s["tokens"].sum(axis=0)
+    for c in range(7):
+        if totals[c] != BAG_START[c]:
+            out.append(f"{DUEL_TOKEN_LETTERS[c]} tokens: {totals[c]} in play, expected {BAG_START[c]}")
+    if (s["bag"] < 0).any() or (s["tokens"] < 0).any():
+        out.append("negative token count")
+    for p in range(NUM_PLAYERS):
+        held = int(s["tokens"][p].sum())
+        if held > 10 and (p != cur or phase == rules.PH_OVER):
+            out.append(f"seat {p} holds {held} tokens (limit 10, D20)")
+    priv = s["privileges"]
+    if (priv < 0).any() or int(priv.sum()) > 3:
+        out.append(f"privileges {priv.tolist()}: 3 in all, none negative (D5)")
+    where = np.zeros(NUM_CARDS, dtype=np.int64)
+    for lvl in range(NUM_LEVELS):
+        dl = int(s["deck_len"][lvl])
+        if not 0 <= dl <= LEVEL_SIZE[lvl]:
+            out.append(f"level {lvl + 1} deck length {dl} out of range")
+            continue
+        for cid in s["decks"][lvl, :dl]:
+            if not 0 <= cid < NUM_CARDS or CARD_LEVEL[cid] != lvl:
+                out.append(f"level {lvl + 1} deck holds a bad card {int(cid)}")
+            else:
+                where[cid] += 1
+        if (s["decks"][lvl, dl:] != -1).any():
+            out.append(f"level {lvl + 1} deck has cards past its length")
+    for k, cid in enumerate(s["pyramid"]):
+        lvl = 0 if k < 5 else (1 if k < 9 else 2)
+        if cid >= 0:
+            if cid >= NUM_CARDS or CARD_LEVEL[cid] != lvl:
+                out.append(f"pyramid slot {k} holds a bad card {int(cid)}")
+            else:
+                where[cid] += 1
+    for p in range(NUM_PLAYERS):
+        nr = int(s["num_reserved"][p])
+        if not 0 <= nr <= MAX_RESERVED:
+            out.append(f"seat {p} has {nr} reserved cards (at most 3, D9)")
+            continue
+        for k in range(MAX_RESERVED):
+            cid = int(s["reserved"][p, k])
+            if k < nr:
+                if not 0 <= cid < NUM_CARDS:
+                    out.append(f"seat {p} reserved slot {k + 1} holds a bad card {cid}")
+                    continue
+                where[cid] += 1
+                if s["reserved_level"][p, k] != CARD_LEVEL[cid] + 1:
+                    out.append(f"seat {p} reserved slot {k + 1} has the wrong level")
+            elif cid != -1 or s["reserved_level"][p, k] or s["reserved_blind"][p, k]:
+                out.append(f"seat {p} reserved slot {k + 1} should be empty")
+    owner = s["card_owner"]
+    if ((owner < -1) | (owner > 1)).any():
+        out.append("a card is owned by a seat not in the game")
+    where[owner >= 0] += 1
+    for cid in np.flatnonzero(where != 1):
+        out.append(f"card {int(cid)} is in {int(where[cid])} places (expected exactly 1)")
+    color = s["card_color"]
+    for cid in range(NUM_CARDS):
+        want_printed = owner[cid] >= 0 and CARD_COLOR[cid] != COLOR_JOKER
+        if want_printed and color[cid] != CARD_COLOR[cid]:
+            out.append(f"card {cid} has bonus colour {int(color[cid])}, printed {int(CARD_COLOR[cid])}")
+        elif owner[cid] < 0 and color[cid] != -1:
+            out.append(f"card {cid} is not bought but has a bonus colour")
+        elif CARD_COLOR[cid] == COLOR_JOKER and owner[cid] >= 0 and color[cid] < 0:
+            if int(s["pend_card"]) != cid:
+                out.append(f"joker card {cid} was bought but never attached (D14)")
+    royal = s["royal_owner"]
+    for p in range(NUM_PLAYERS):
+        mine = owner == p
+        colored = mine & (color >= 0)
+        bonus = np.bincount(color[colored].astype(np.int64), weights=CARD_BONUS_COUNT[colored], minlength=5)
+        if (bonus.astype(int) != s["bonuses"][p]).any():
+            out.append(f"seat {p} bonuses do not match the cards bought")
+        cpts = np.bincount(color[colored].astype(np.int64), weights=CARD_POINTS[colored], minlength=5)
+        if (cpts.astype(int) != s["color_points"][p]).any():
+            out.append(f"seat {p} colour points do not match the cards bought (D21)")
+        pts = int(CARD_POINTS[mine].sum()) + int(ROYAL_POINTS[royal == p].sum())
+        if pts != int(s["points"][p]):
+            out.append(f"seat {p} has {int(s['points'][p])} points, its cards and royals give {pts}")
+        crowns = int(CARD_CROWNS[mine].sum())
+        if crowns != int(s["crowns"][p]):
+            out.append(f"seat {p} has {int(s['crowns'][p])} crowns, its cards give {crowns}")
+        n_royal = int((royal == p).sum())
+        claims = int(s["crown_claims"][p])
+        if n_royal > claims or claims > (crowns >= 3) + (crowns >= 6):
+            out.append(f"seat {p} holds {n_royal} royal cards for {crowns} crowns (D19)")
+    return out
+
+
+def replay(seed: int, actions: Iterable[Action | int | str], *, turn_cap: int | None = None) -> State:
+    """Deal ``new_game(2, seed, turn_cap=turn_cap)`` and apply ``actions`` in order (D24).
+
+    Raises:
+        ValueError / IllegalActionError: from :meth:`State.apply`, for the first bad one.
+    """
+    st = new_game(2, seed, turn_cap=turn_cap)
+    for a in actions:
+        st.apply(a)
+    return st
+
+
+def board_rows(view: _View) -> list[list[int | None]]:
+    """The board as 5 rows of 5 cells (row 1 at the top), for drawing."""
+    b = view.board
+    return [list(b[r * 5 : r * 5 + 5]) for r in range(5)]
+
+
+__all__ = [
+    "STATE_DTYPE",
+    "HiddenCard",
+    "IllegalActionError",
+    "Observation",
+    "PlayerView",
+    "State",
+    "board_rows",
+    "cell_name",
+    "check_invariants",
+    "determinize",
+    "new_game",
+    "replay",
+    "warm_up",
+]
