@@ -29,7 +29,7 @@ test-fast: $(STAMP)
 	$(PY) -m pytest -q -n 2 -m "not slow"
 
 bench: $(STAMP)
-	$(PY) benchmarks/bench_classic.py $(ARGS)
+	$(PY) benchmarks/bench_engines.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .hypothesis

@@ -14,11 +14,25 @@ def test_bench_reports_every_figure_for_each_player_count(tmp_path, capsys):
     assert json.loads(out.read_text()) == result
     assert json.loads(capsys.readouterr().out) == result
     assert set(result["classic"]) == {"2", "4"}
-    for figures in result["classic"].values():
-        for mode in ("compiled", "python_api"):
-            f = figures[mode]
-            assert f["games"] >= 1 and f["turns_per_s"] > 0 and f["decisions_per_s"] >= f["turns_per_s"]
-            assert f["mean_turns_per_game"] > 10  # a real game lasts dozens of turns
-            assert 0.0 <= f["stalled_share"] <= 1.0
-        assert figures["legal_mask"]["kernel_us"] > 0
-        assert figures["legal_mask"]["state_legal_mask_us"] > 0
+    assert set(result["duel"]) == {"2"}  # Splendor Duel is reported beside the classic game
+    for game, key in (("classic", "stalled_share"), ("duel", "capped_share")):
+        for figures in result[game].values():
+            for mode in ("compiled", "python_api"):
+                f = figures[mode]
+                assert f["games"] >= 1 and f["turns_per_s"] > 0
+                assert f["decisions_per_s"] >= f["turns_per_s"]
+                assert f["mean_turns_per_game"] > 10  # a real game lasts dozens of turns
+                assert 0.0 <= f[key] <= 1.0
+            assert figures["legal_mask"]["kernel_us"] > 0
+            assert figures["legal_mask"]["state_legal_mask_us"] > 0
+
+
+def test_bench_rejects_an_unknown_game_or_player_count():
+    import pytest
+
+    from splendor.bench import run
+
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        run(0.01, [2], ["chess"])
+    with pytest.raises(ValueError, match="2, 3 or 4"):
+        run(0.01, [5], ["classic"])

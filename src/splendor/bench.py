@@ -1,17 +1,21 @@
 """Random-playout speed of the engines (``make bench``, ``splendor bench``).
 
-For each player count, uniformly random games (a uniform choice among the legal decisions
-at every decision) are played for a fixed time, twice:
+For each game and player count (classic: 2, 3, 4; Duel: 2), uniformly random games (a
+uniform choice among the legal decisions at every decision) are played for a fixed time,
+twice:
 
 - ``compiled``: the whole playout loop runs in numba (``rules.random_playout``); only the
   loop over games is Python.
 - ``python_api``: driven from Python through the public API, ``legal_actions()`` then
-  ``apply()`` on a :class:`splendor.classic.State`.
+  ``apply()`` on a ``State``.
 
-Reported per player count: games/s, turns/s (a turn is one seat's whole turn, C6-C12),
-decisions/s (main actions plus payment, return and noble decisions), mean turns per game,
-share of stalled games (C17), and the cost of one legal-mask call in µs (compiled kernel
-alone, and through ``State.legal_mask()``). Everything runs on one core.
+Reported per game and player count: games/s, turns/s (a turn is one seat's whole turn:
+C6-C12; D6-D20, an ``again`` extra turn counting as a turn), decisions/s (every decision:
+main actions plus payment, return, noble, privilege, joker, token, steal and royal
+choices), mean turns per game, share of unfinished games (classic: stalled by C17, key
+``stalled_share``; Duel: stopped by the benchmark's turn cap of :data:`DUEL_TURN_CAP`, D25,
+key ``capped_share``), and the cost of one legal-mask call in µs (compiled kernel alone, and
+through ``State.legal_mask()``). Everything runs on one core.
 """
 
 from __future__ import annotations
@@ -28,106 +32,168 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from .classic import rules
-from .classic.actions import NUM_ACTIONS
-from .classic.state import STATE_DTYPE, State, new_game
+from . import classic, duel
+from .classic import rules as classic_rules
+from .duel import rules as duel_rules
+
+GAMES = ("classic", "duel")
+"""Games the benchmark measures, in report order."""
+DUEL_TURN_CAP = 1000
+"""Turn cap (D25) of the Duel benchmark games, so that every random game ends."""
 
 
 @njit(cache=True)
-def _compiled_games(arr: np.ndarray, num_players: int, first_seed: int, n_games: int,
-                    rng: np.ndarray, stats: np.ndarray) -> None:
-    """Play ``n_games`` random games in ``arr``; add decisions, turns, stalls to ``stats``."""
+def _classic_games(arr: np.ndarray, num_players: int, first_seed: int, n_games: int,
+                   rng: np.ndarray, stats: np.ndarray) -> None:
+    """Play ``n_games`` random classic games in ``arr``; add decisions, turns and stalled
+    games (C17) to ``stats``."""
     for g in range(n_games):
-        rules.setup(arr, num_players, first_seed + g)
-        stats[0] += rules.random_playout(arr, rng, 1 << 30)
-        s = rules.state_record(arr)
+        classic_rules.setup(arr, num_players, first_seed + g)
+        stats[0] += classic_rules.random_playout(arr, rng, 1 << 30)
+        s = classic_rules.state_record(arr)
         stats[1] += s.turn
-        if s.end_reason == rules.END_STALL:
+        if s.end_reason == classic_rules.END_STALL:
             stats[2] += 1
 
 
 @njit(cache=True)
-def _mask_loop(states: np.ndarray, reps: int) -> int:
+def _duel_games(arr: np.ndarray, num_players: int, first_seed: int, n_games: int,
+                rng: np.ndarray, stats: np.ndarray) -> None:
+    """Play ``n_games`` random duel games in ``arr``; add decisions, turns and capped games
+    (D25) to ``stats``. ``num_players`` is always 2 (same signature as the classic loop)."""
+    for g in range(n_games):
+        duel_rules.setup(arr, first_seed + g, DUEL_TURN_CAP)
+        stats[0] += duel_rules.random_playout(arr, rng, 1 << 30)
+        s = duel_rules.state_record(arr)
+        stats[1] += s.turn
+        if s.end_reason == duel_rules.END_CAP:
+            stats[2] += 1
+
+
+@njit(cache=True)
+def _classic_mask_loop(states: np.ndarray, reps: int) -> int:
     """Call ``legal_mask`` ``reps`` times over every sampled state; return a checksum."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    mask = np.zeros(classic.NUM_ACTIONS, dtype=np.bool_)
     total = 0
     for _ in range(reps):
         for i in range(states.shape[0]):
-            total += rules.legal_mask(states[i : i + 1], mask)
+            total += classic_rules.legal_mask(states[i : i + 1], mask)
     return total
 
 
-def _sample_states(num_players: int, count: int, seed: int) -> np.ndarray:
+@njit(cache=True)
+def _duel_mask_loop(states: np.ndarray, reps: int) -> int:
+    """Call ``legal_mask`` ``reps`` times over every sampled state; return a checksum."""
+    mask = np.zeros(duel.NUM_ACTIONS, dtype=np.bool_)
+    total = 0
+    for _ in range(reps):
+        for i in range(states.shape[0]):
+            total += duel_rules.legal_mask(states[i : i + 1], mask)
+    return total
+
+
+class _Game:
+    """What the benchmark needs of one game."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        if name == "classic":
+            self.module: Any = classic
+            self.rules: Any = classic_rules
+            self.games_loop: Any = _classic_games
+            self.mask_loop: Any = _classic_mask_loop
+            self.unfinished_key = "stalled_share"
+            self.unfinished_reason = "stall"
+            self.options: dict[str, Any] = {}
+        elif name == "duel":
+            self.module = duel
+            self.rules = duel_rules
+            self.games_loop = _duel_games
+            self.mask_loop = _duel_mask_loop
+            self.unfinished_key = "capped_share"
+            self.unfinished_reason = "turn cap"
+            self.options = {"turn_cap": DUEL_TURN_CAP}
+        else:
+            raise ValueError(f"unknown game {name!r}; the benchmark knows {', '.join(GAMES)}")
+
+    def new_game(self, num_players: int, seed: int) -> Any:
+        return self.module.new_game(num_players, seed, **self.options)
+
+
+def _sample_states(game: _Game, num_players: int, count: int, seed: int) -> np.ndarray:
     """Positions met in random games (all phases), for timing legal-mask calls."""
-    out = np.zeros(count, dtype=STATE_DTYPE)
+    out = np.zeros(count, dtype=game.module.STATE_DTYPE)
     rng = np.ones(1, dtype=np.uint64) * np.uint64(seed + 1)
     pyrng = random.Random(seed)
     k = 0
     g = 0
     while k < count:
-        st = new_game(num_players, seed + g)
+        st = game.new_game(num_players, seed + g)
         g += 1
         while not st.is_terminal and k < count:
             if pyrng.random() < 0.2:
                 out[k] = st._a[0]
                 k += 1
-            rules.random_playout(st._a, rng, 1)
+            game.rules.random_playout(st._a, rng, 1)
     return out
 
 
-def bench_compiled(num_players: int, seconds: float) -> dict[str, float]:
-    """Compiled random playouts for ``seconds``; returns the figures."""
-    arr = np.zeros(1, dtype=STATE_DTYPE)
+def bench_compiled(num_players: int, seconds: float, game: str = "classic") -> dict[str, float]:
+    """Compiled random playouts of ``game`` for ``seconds``; returns the figures."""
+    g = _Game(game)
+    arr = np.zeros(1, dtype=g.module.STATE_DTYPE)
     rng = np.array([12345], dtype=np.uint64)
     stats = np.zeros(3, dtype=np.int64)
-    _compiled_games(arr, num_players, 0, 2, rng, stats)  # compile / load cache
+    g.games_loop(arr, num_players, 0, 2, rng, stats)  # compile / load cache
     stats[:] = 0
     games = 0
     batch = 50
     t0 = time.perf_counter()
     while True:
-        _compiled_games(arr, num_players, 1000 + games, batch, rng, stats)
+        g.games_loop(arr, num_players, 1000 + games, batch, rng, stats)
         games += batch
         el = time.perf_counter() - t0
         if el >= seconds:
             break
-    return _figures(games, int(stats[0]), int(stats[1]), int(stats[2]), el)
+    return _figures(g, games, int(stats[0]), int(stats[1]), int(stats[2]), el)
 
 
-def bench_python_api(num_players: int, seconds: float) -> dict[str, float]:
-    """Random games through ``State.legal_actions()`` + ``State.apply()``."""
+def bench_python_api(num_players: int, seconds: float, game: str = "classic") -> dict[str, float]:
+    """Random games of ``game`` through ``State.legal_actions()`` + ``State.apply()``."""
+    g = _Game(game)
     pick = random.Random(7)
-    games = decisions = turns = stalled = 0
+    games = decisions = turns = unfinished = 0
     t0 = time.perf_counter()
     while True:
-        st = new_game(num_players, 5000 + games)
+        st = g.new_game(num_players, 5000 + games)
         while not st.is_terminal:
             legal = st.legal_actions()
             st.apply(legal[pick.randrange(len(legal))])
             decisions += 1
         turns += st.turn
-        stalled += st.end_reason == "stall"
+        unfinished += st.end_reason == g.unfinished_reason
         games += 1
         el = time.perf_counter() - t0
         if el >= seconds:
             break
-    return _figures(games, decisions, turns, stalled, el)
+    return _figures(g, games, decisions, turns, unfinished, el)
 
 
-def bench_legal_mask(num_players: int, seconds: float) -> dict[str, float]:
+def bench_legal_mask(num_players: int, seconds: float, game: str = "classic") -> dict[str, float]:
     """µs per legal-mask call: the compiled kernel alone, and via ``State.legal_mask()``."""
-    states = _sample_states(num_players, 2000, 99)
-    _mask_loop(states[:2], 1)
+    g = _Game(game)
+    states = _sample_states(g, num_players, 2000, 99)
+    g.mask_loop(states[:2], 1)
     reps = 1
     while True:
         t0 = time.perf_counter()
-        _mask_loop(states, reps)
+        g.mask_loop(states, reps)
         el = time.perf_counter() - t0
         if el >= seconds / 2 or reps >= 1 << 20:
             break
         reps *= 2
     kernel_us = el / (reps * len(states)) * 1e6
-    views = [State(states[i : i + 1].copy()) for i in range(len(states))]
+    views = [g.module.State(states[i : i + 1].copy()) for i in range(len(states))]
     calls = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds / 2:
@@ -138,7 +204,9 @@ def bench_legal_mask(num_players: int, seconds: float) -> dict[str, float]:
     return {"kernel_us": round(kernel_us, 3), "state_legal_mask_us": round(api_us, 3)}
 
 
-def _figures(games: int, decisions: int, turns: int, stalled: int, el: float) -> dict[str, float]:
+def _figures(
+    game: _Game, games: int, decisions: int, turns: int, unfinished: int, el: float
+) -> dict[str, float]:
     return {
         "games": games,
         "seconds": round(el, 3),
@@ -146,13 +214,27 @@ def _figures(games: int, decisions: int, turns: int, stalled: int, el: float) ->
         "turns_per_s": round(turns / el, 1),
         "decisions_per_s": round(decisions / el, 1),
         "mean_turns_per_game": round(turns / games, 2),
-        "stalled_share": round(stalled / games, 4),
+        game.unfinished_key: round(unfinished / games, 4),
     }
 
 
-def run(seconds: float = 3.0, player_counts: list[int] | None = None) -> dict[str, Any]:
-    """All figures as a JSON-able dict (see the module docstring)."""
+def run(
+    seconds: float = 3.0, player_counts: list[int] | None = None, games: list[str] | None = None
+) -> dict[str, Any]:
+    """All figures as a JSON-able dict (see the module docstring): ``{"classic": {"2":
+    {...}, ...}, "duel": {"2": {...}}}`` plus the machine's description. ``player_counts``
+    applies to the classic game (Duel is always 2 players).
+
+    Raises:
+        ValueError: an unknown game or a classic player count outside 2-4.
+    """
     counts = player_counts or [2, 3, 4]
+    chosen = games or list(GAMES)
+    for name in chosen:
+        _Game(name)
+    for n in counts:
+        if n not in (2, 3, 4):
+            raise ValueError(f"classic player counts are 2, 3 or 4, got {n}")
     try:  # one core, as the targets are stated
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     except (AttributeError, OSError):
@@ -160,28 +242,29 @@ def run(seconds: float = 3.0, player_counts: list[int] | None = None) -> dict[st
     import numba
 
     out: dict[str, Any] = {
-        "benchmark": "classic random playouts",
+        "benchmark": "random playouts",
         "python": sys.version.split()[0],
         "numba": numba.__version__,
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),
         "seconds_per_measurement": seconds,
-        "classic": {},
     }
-    for n in counts:
-        out["classic"][str(n)] = {
-            "compiled": bench_compiled(n, seconds),
-            "python_api": bench_python_api(n, seconds),
-            "legal_mask": bench_legal_mask(n, seconds),
-        }
+    for name in chosen:
+        out[name] = {}
+        for n in counts if name == "classic" else [2]:
+            out[name][str(n)] = {
+                "compiled": bench_compiled(n, seconds, name),
+                "python_api": bench_python_api(n, seconds, name),
+                "legal_mask": bench_legal_mask(n, seconds, name),
+            }
     return out
 
 
 def main(seconds: float = 3.0, player_counts: list[int] | None = None,
-         output: Path | None = None) -> dict[str, Any]:
+         output: Path | None = None, games: list[str] | None = None) -> dict[str, Any]:
     """Run :func:`run`, print its JSON, and write it to ``output`` if given."""
     print("preparing the engine…", file=sys.stderr, flush=True)
-    result = run(seconds, player_counts)
+    result = run(seconds, player_counts, games)
     text = json.dumps(result, indent=2)
     print(text)
     if output is not None:

@@ -1,0 +1,42 @@
+"""Random-playout benchmark of both engines (run by ``make bench``).
+
+Usage: ``python benchmarks/bench_engines.py [--seconds S] [--players 2,3,4]
+[--games classic,duel] [--output FILE]``. Prints JSON (see :mod:`splendor.bench`), then one
+line per target. Targets (issue 2, one core, 2-player classic): compiled playouts >= 200,000
+turns/s; public Python API >= 30,000 turns/s. Duel figures are reported beside them
+(issue 3).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from splendor.bench import main
+
+TARGETS = {"compiled": 200_000, "python_api": 30_000}
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--players", default="2,3,4", help="classic player counts")
+    ap.add_argument("--games", default="classic,duel")
+    ap.add_argument("--output", type=Path, default=None)
+    args = ap.parse_args()
+    result = main(
+        args.seconds,
+        [int(x) for x in args.players.split(",")],
+        args.output,
+        [g.strip() for g in args.games.split(",")],
+    )
+    two = result.get("classic", {}).get("2")
+    if two:
+        for mode, target in TARGETS.items():
+            got = two[mode]["turns_per_s"]
+            verdict = "meets" if got >= target else "MISSES"
+            print(f"classic, 2 players, {mode}: {got:,.0f} turns/s {verdict} the target of {target:,}")
+    d = result.get("duel", {}).get("2")
+    if d:
+        for mode in TARGETS:
+            print(f"duel, {mode}: {d[mode]['turns_per_s']:,.0f} turns/s")
