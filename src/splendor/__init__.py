@@ -2,12 +2,14 @@
 
 Public API (see ``README.md``)::
 
-    from splendor import classic
+    from splendor import classic, duel
     state = classic.new_game(num_players=2, seed=1)
+    match = duel.new_game(seed=1)
 """
 
-from . import classic
+from . import classic, duel
+from .core import IllegalActionError
 
 __version__ = "0.1.0"
 
-__all__ = ["classic", "__version__"]
+__all__ = ["IllegalActionError", "classic", "duel", "__version__"]
