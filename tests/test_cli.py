@@ -157,3 +157,106 @@ def test_ctrl_c_at_the_prompt_saves_the_record(tmp_path):
     assert b"game interrupted (Ctrl-C) after 0 decisions" in seen
     rec = GameRecord.load(path)
     assert rec.result is None and rec.actions == []
+
+
+# ----------------------------------------------------------------------------- Splendor Duel
+
+
+@pytest.fixture(scope="module")
+def duel_game(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    path = tmp_path_factory.mktemp("cli") / "duel.json"
+    done = splendor(
+        "play", "--game", "duel", "--seats", "random,random", "--seed", "3", "--quiet",
+        "--record", str(path),
+    )
+    return path, done
+
+
+def test_bots_only_duel_then_replay_agree_on_the_scores(duel_game):
+    path, done = duel_game
+    assert done.returncode == 0, done.stderr
+    rec = GameRecord.load(path)
+    assert rec.game == "duel" and rec.players == ["random-0", "random-1"]
+    assert rec.options == {"turn_cap": 400} and rec.result is not None  # D25 for bot games
+    expected = dict(zip(rec.players, rec.result["scores"]))
+    assert _scores_line(done.stdout) == expected
+    assert f"record saved to {path}" in done.stdout
+    replayed = splendor("replay", str(path))
+    assert replayed.returncode == 0, replayed.stderr
+    assert _scores_line(replayed.stdout) == expected
+    assert replayed.stdout.startswith("duel · seed 3 · turn cap 400 · 0:random-0 1:random-1")
+    winners = " and ".join(rec.players[w] for w in rec.result["winners"])
+    assert f"winner: {winners} ({rec.result['end_reason']}, " in replayed.stdout
+    assert f"   1  seat 0   random-0  {rec.actions[0]}" in replayed.stdout
+
+
+def _run(*args: str, stdin: str | None = None):
+    """The command in this process (typer's runner): faster than a subprocess."""
+    from typer.testing import CliRunner
+
+    from splendor.cli import app
+
+    return CliRunner().invoke(app, list(args), input=stdin, env={"COLUMNS": "100"})
+
+
+def test_replay_of_a_capped_duel_says_no_winner(tmp_path):
+    path = tmp_path / "cap.json"
+    done = _run(
+        "play", "--game", "duel", "--seats", "random,random", "--seed", "4", "--quiet",
+        "--turn-cap", "12", "--record", str(path),
+    )
+    assert done.exit_code == 0, done.output
+    assert "no winner (turn cap, 12 turns)" in done.stdout
+    assert GameRecord.load(path).options == {"turn_cap": 12}
+    replayed = _run("replay", "--quiet", str(path))
+    assert replayed.exit_code == 0, replayed.output
+    assert "no winner (turn cap, 12 turns)" in replayed.stdout
+
+
+def test_a_person_plays_duel_from_piped_input(tmp_path):
+    path = tmp_path / "h.json"
+    done = _run(
+        "play", "-g", "duel", "--seats", "human,random", "--seed", "3", "--name", "ann",
+        "--record", str(path), stdin="take a1 c1\n?\ntake b1 c1\n",
+    )
+    assert done.exit_code == 0, done.output
+    out = done.stdout
+    assert "'take a1 c1' is not an action: cells a1 c1 are not a line" in out
+    assert "take c3 c4 c5" in out  # help on '?'
+    assert out.count("ann › ") == 4  # re-asked after each entry, then end of input
+    assert "╭─ Splendor Duel · turn 1 · ▶ your move (seat 0)" in out
+    assert "     a   b   c   d   e" in out
+    rec = GameRecord.load(path)
+    assert rec.result is None and rec.actions[0] == "take b1 c1" and rec.options == {}
+    rec.replay()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--game", "duel", "--players", "3"), "--players must be 2 for Splendor Duel"),
+        (("--turn-cap", "50"), "--turn-cap is a Splendor Duel setting (D25)"),
+        (("--game", "chess"), "unknown game 'chess'; known games: duel, splendor"),
+    ],
+)
+def test_bad_game_options_are_usage_errors(args, message, tmp_path):
+    path = tmp_path / "g.json"
+    done = _run("play", *args, "--seats", "random,random", "--record", str(path))
+    assert done.exit_code == 2
+    assert message in done.output and "Traceback" not in done.output
+    assert not path.exists()
+
+
+def test_usage_errors_in_a_real_process_go_to_stderr(tmp_path):
+    done = splendor("play", "--game", "duel", "--players", "3", "--record", str(tmp_path / "g"))
+    assert done.returncode == 2
+    assert "--players must be 2 for Splendor Duel (a 2-player game), got 3" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_play_help_names_the_games_and_the_turn_cap():
+    done = _run("play", "--help")
+    assert done.exit_code == 0
+    text = " ".join(done.stdout.split())
+    assert "--game" in text and "duel" in text and "--turn-cap" in text
+    assert "take c3 c4 c5" in text

@@ -21,7 +21,16 @@ app = typer.Typer(
 
 @app.command()
 def play(
-    players: int = typer.Option(2, "--players", "-p", help="Number of seats, 2 to 4."),
+    game: str = typer.Option(
+        "classic",
+        "--game",
+        "-g",
+        help="Which game: classic (Splendor, 2-4 players; also 'splendor') or duel "
+        "(Splendor Duel, 2 players; also 'splendor-duel').",
+    ),
+    players: int = typer.Option(
+        2, "--players", "-p", help="Number of seats: 2 to 4 for classic, 2 for duel."
+    ),
     seats: str = typer.Option(
         "human,greedy",
         "--seats",
@@ -37,12 +46,28 @@ def play(
     delay: float = typer.Option(
         0.0, "--delay", help="Seconds to pause after each bot decision (to watch bot games)."
     ),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Bots-only games: print only the result."),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="Bots-only games: print only the result."
+    ),
+    turn_cap: Optional[int] = typer.Option(
+        None,
+        "--turn-cap",
+        help="Duel only (rule D25): end the game with no winner after N turns; 0 for none. "
+        "Default: none when a person plays, 400 for bots-only games. Stored in the record.",
+    ),
 ) -> None:
-    """Play a game in the terminal: people against bots, or bots against each other."""
+    """Play a game in the terminal: people against bots, or bots against each other.
+
+    Classic Splendor (2-4 players) by default; `--game duel` plays Splendor Duel (2
+    players) on a 5x5 token board whose cells are named a1-e5 (columns a-e from the left,
+    rows 1-5 from the top): `take c3 c4 c5`, `gold a1` then `reserve 2.3`, `buy 1.2`.
+    On your turn type an action or its number from the list; `?` shows the notation.
+    The record is saved at the end, and also on Ctrl-C or end of input (unfinished).
+    """
     from .tui.app import run_play
 
     code = run_play(
+        game=game,
         players=players,
         seats=seats,
         seed=seed,
@@ -50,6 +75,7 @@ def play(
         human_name=name,
         delay=delay,
         quiet=quiet,
+        turn_cap=turn_cap,
     )
     raise typer.Exit(code)
 
@@ -66,8 +92,13 @@ def replay(
     err = Console(stderr=True, highlight=False)
     try:
         rec = GameRecord.load(file)
+        module = rec.game_module()
         with err.status("preparing the engine…"):
-            rec.game_module().warm_up()
+            module.warm_up()
+        if not quiet:
+            options = "".join(f" · {k.replace('_', ' ')} {v}" for k, v in rec.options.items())
+            seats = " ".join(f"{i}:{n}" for i, n in enumerate(rec.players))
+            console.print(f"{module.GAME_NAME} · seed {rec.seed}{options} · {seats}")
 
         def show(i: int, state: object, action: object, seat: int) -> None:
             if not quiet:
@@ -80,8 +111,11 @@ def replay(
     scores = ", ".join(f"{rec.players[p]} {s}" for p, s in enumerate(final.scores))
     console.print(f"scores: {scores}")
     if final.is_terminal:
-        winners = " and ".join(rec.players[w] for w in final.winners)
-        console.print(f"winner: {winners} ({final.end_reason}, {final.turn} turns)")
+        if final.winners:
+            winners = " and ".join(rec.players[w] for w in final.winners)
+            console.print(f"winner: {winners} ({final.end_reason}, {final.turn} turns)")
+        else:  # a Duel game stopped by its turn cap (D25)
+            console.print(f"no winner ({final.end_reason}, {final.turn} turns)")
     else:
         console.print(f"unfinished game after {len(rec.actions)} decisions ({final.turn} turns)")
 

@@ -7,7 +7,7 @@ from typing import Callable
 
 from rich.console import Console
 
-from splendor import classic
+from splendor import classic, duel
 from splendor.bots import RandomBot
 
 
@@ -54,4 +54,21 @@ def play_until(pred: Callable[[classic.State], bool], seeds: range = range(200))
                 return st
             p = st.current_player
             st.apply(bots[p].choose(st.observation(p), st.legal_actions()))
+    raise AssertionError("no position found")
+
+
+def duel_play_until(
+    pred: Callable[[duel.State], bool], seeds: range = range(300), turn_cap: int | None = None
+) -> duel.State:
+    """A Splendor Duel position reached by random play in which ``pred`` holds."""
+    for seed in seeds:
+        st = duel.new_game(seed=seed, turn_cap=turn_cap)
+        bots = [RandomBot(seed * 7 + 1), RandomBot(seed * 7 + 2)]
+        while not st.is_terminal:
+            if pred(st):
+                return st
+            p = st.current_player
+            st.apply(bots[p].choose(st.observation(p), st.legal_actions()))
+        if pred(st):
+            return st
     raise AssertionError("no position found")

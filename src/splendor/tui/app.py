@@ -1,14 +1,17 @@
-"""``splendor play``: a game of classic Splendor in the terminal.
+"""``splendor play``: a game of Splendor (classic, 2-4 players) or Splendor Duel (2 players)
+in the terminal.
 
 People (``human`` seats) play against bots, or bots play each other to the end. Each seat
 is an agent with ``choose(observation, legal_actions)``; the game runs through
 :func:`splendor.match.play_game` with a :class:`~splendor.record.GameRecord` held here, so
 that the record is saved when the game ends and also when it is interrupted (Ctrl-C, end of
-input, ``quit``): then it is unfinished and its ``result`` is null.
+input, ``quit``): then it is unfinished and its ``result`` is null. Everything that differs
+between the games (drawing, notation, explanations, log events) comes from
+:mod:`splendor.tui.games`.
 
 Exit codes of :func:`run_play`: 0 a finished game, or one the person stopped (``quit``,
 end of input); 1 an error (a bot that broke the rules, a record that cannot be written);
-2 bad options (player count, seats); 130 Ctrl-C.
+2 bad options (game, player count, seats, turn cap); 130 Ctrl-C.
 """
 
 from __future__ import annotations
@@ -22,12 +25,11 @@ from typing import Any, Callable, Sequence
 from rich.console import Console
 from rich.text import Text
 
-from .. import classic
 from ..bots import BOT_NAMES, make_bot
-from ..game import seats_summary
+from ..game import get_game, seats_summary
 from ..match import AgentError, play_game
 from ..record import GameRecord
-from . import render
+from .games import GameUI, ui_for
 from .human import HumanAgent, QuitGame
 
 HUMAN = "human"
@@ -39,24 +41,47 @@ DEFAULT_FILL = "greedy"
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 MAX_SEED = (1 << 63) - 1
 """Largest deal seed (the compiled engine takes a 64-bit integer)."""
+BOT_TURN_CAP = 400
+"""Splendor Duel's turn cap (D25) for bots-only games when ``--turn-cap`` is not given."""
+MAX_TURN_CAP = (1 << 31) - 1
 
 
 class PlayOptionError(ValueError):
-    """Bad ``--players`` / ``--seats``; the message is meant for the person."""
+    """Bad ``--game`` / ``--players`` / ``--seats`` / ``--turn-cap``; the message is meant
+    for the person."""
 
 
-def parse_seats(players: int, seats: str | Sequence[str]) -> list[str]:
+def game_ui(game: str) -> GameUI:
+    """The terminal's view of ``game`` (``splendor``/``classic`` or ``duel``; the aliases of
+    :func:`splendor.game.get_game` are accepted).
+
+    Raises:
+        PlayOptionError: an unknown game; the message lists the known ones.
+    """
+    try:
+        return ui_for(get_game(str(game).strip().lower()))
+    except ValueError as e:
+        raise PlayOptionError(f"--game: {e} (classic is another name of splendor)") from None
+
+
+def parse_seats(players: int, seats: str | Sequence[str], game: str = "splendor") -> list[str]:
     """Seat kinds in seat order: ``seats`` (comma-separated or a list) filled up to
     ``players`` with :data:`DEFAULT_FILL` bots.
 
     Raises:
-        PlayOptionError: ``players`` outside 2..4, an unknown or empty seat kind, or more
-            seats than players.
+        PlayOptionError: an unknown game, ``players`` outside what the game allows (2 to 4
+            for classic, 2 for Duel), an unknown or empty seat kind, or more seats than
+            players.
     """
-    if not isinstance(players, int) or not classic.MIN_PLAYERS <= players <= classic.MAX_PLAYERS:
-        raise PlayOptionError(
-            f"--players must be {classic.MIN_PLAYERS} to {classic.MAX_PLAYERS}, got {players}"
-        )
+    module = game_ui(game).module
+    lo, hi = module.MIN_PLAYERS, module.MAX_PLAYERS
+    if not isinstance(players, int) or not lo <= players <= hi:
+        if lo == hi:
+            raise PlayOptionError(
+                f"--players must be {lo} for {game_ui(game).title} (a {lo}-player game), "
+                f"got {players}"
+            )
+        raise PlayOptionError(f"--players must be {lo} to {hi}, got {players}")
     items = seats.split(",") if isinstance(seats, str) else list(seats)
     kinds = [s.strip().lower() for s in items]
     if kinds == [""]:
@@ -68,9 +93,14 @@ def parse_seats(players: int, seats: str | Sequence[str]) -> list[str]:
                 f"--seats: seat {i} is {shown}; each seat is one of {', '.join(SEAT_KINDS)}"
             )
     if len(kinds) > players:
+        if len(kinds) > hi:
+            raise PlayOptionError(
+                f"--seats names {len(kinds)} seats but {game_ui(game).title} has at most "
+                f"{hi} players"
+            )
         raise PlayOptionError(
             f"--seats names {len(kinds)} seats but the game has {players} players; "
-            f"use --players {len(kinds)}" + (" or fewer seats" if len(kinds) <= 4 else "")
+            f"use --players {len(kinds)}" + (" or fewer seats" if len(kinds) <= hi else "")
         )
     return kinds + [DEFAULT_FILL] * (players - len(kinds))
 
@@ -115,8 +145,36 @@ class _Narrated:
         return choice
 
 
+def resolve_turn_cap(ui: GameUI, turn_cap: int | None, any_human: bool) -> int | None:
+    """The turn cap (D25) a game is played with.
+
+    Splendor Duel: ``turn_cap`` when given (``0`` means none); otherwise none when a person
+    plays and :data:`BOT_TURN_CAP` for bots-only games, so that they always end. Classic
+    Splendor has no turn cap.
+
+    Raises:
+        PlayOptionError: a turn cap for classic Splendor, or one out of range.
+    """
+    if ui.name != "duel":
+        if turn_cap is not None:
+            raise PlayOptionError(
+                f"--turn-cap is a Splendor Duel setting (D25); {ui.title} has no turn cap"
+            )
+        return None
+    if turn_cap is None:
+        return None if any_human else BOT_TURN_CAP
+    if isinstance(turn_cap, bool) or not isinstance(turn_cap, int):
+        raise PlayOptionError(f"--turn-cap must be a whole number, got {turn_cap!r}")
+    if not 0 <= turn_cap <= MAX_TURN_CAP:
+        raise PlayOptionError(
+            f"--turn-cap must be between 1 and {MAX_TURN_CAP} turns (0 for none), got {turn_cap}"
+        )
+    return turn_cap or None
+
+
 def run_play(
     *,
+    game: str = "splendor",
     players: int = 2,
     seats: str = "human,greedy",
     seed: int | None = None,
@@ -124,13 +182,15 @@ def run_play(
     human_name: str = "you",
     delay: float = 0.0,
     quiet: bool = False,
+    turn_cap: int | None = None,
     console: Console | None = None,
     input_fn: Callable[[str], str] | None = None,
 ) -> int:
     """Play one game in the terminal and save its record; return the exit code.
 
     Args:
-        players: seats in the game, 2 to 4.
+        game: ``splendor`` (also ``classic``) or ``duel`` (also ``splendor-duel``).
+        players: seats in the game: 2 to 4 for classic, 2 for Duel.
         seats: comma-separated seat kinds in seat order (``human``, ``greedy``,
             ``random``); missing seats are greedy bots.
         seed: the deal (random when None); bots are seeded from it too.
@@ -138,6 +198,9 @@ def run_play(
         human_name: the label of the human seat(s).
         delay: seconds to pause after each bot decision.
         quiet: with no human seat, print only the result.
+        turn_cap: Duel only (D25): end the game with no winner after this many turns; 0
+            for none. Default: none when a person plays, :data:`BOT_TURN_CAP` for
+            bots-only games. The cap is stored in the record's ``options``.
         console: where to draw (default: stdout).
         input_fn: how human seats read a line (default: the console); for tests.
 
@@ -147,7 +210,9 @@ def run_play(
     out = console or Console(highlight=False)
     err = Console(stderr=True, highlight=False) if console is None else out
     try:
-        kinds = parse_seats(players, seats)
+        ui = game_ui(game)
+        kinds = parse_seats(players, seats, ui.name)
+        cap = resolve_turn_cap(ui, turn_cap, HUMAN in kinds)
     except PlayOptionError as e:
         err.print(Text("error: ", style="bold red") + Text(str(e)))
         return EXIT_USAGE
@@ -164,6 +229,9 @@ def run_play(
         return EXIT_USAGE
     if seed is None:
         seed = random.randrange(1 << 31)
+    module = ui.module
+    render = ui.render
+    options: dict[str, Any] = {"turn_cap": cap} if cap is not None else {}
     names = seat_names(kinds, human_name)
     humans = [i for i, k in enumerate(kinds) if k == HUMAN]
     quiet = quiet and not humans
@@ -174,7 +242,9 @@ def run_play(
     try:
         for i, kind in enumerate(kinds):
             if kind == HUMAN:
-                agent: Any = HumanAgent(names[i], names=names, console=out, input_fn=input_fn)
+                agent: Any = HumanAgent(
+                    names[i], names=names, console=out, input_fn=input_fn, game=ui
+                )
                 bot_seeds.append(None)
             else:
                 bot_seeds.append(seed * 10 + i + 1)  # same --seed, same bot choices
@@ -186,65 +256,55 @@ def run_play(
 
     try:
         if quiet:
-            classic.warm_up()
+            module.warm_up()
         else:
             with out.status("preparing the engine…"):
-                classic.warm_up()
+                module.warm_up()
     except KeyboardInterrupt:
         err.print("interrupted before the game started; nothing saved")
         return EXIT_INTERRUPTED
 
     rec = GameRecord(
-        game=classic.GAME_NAME,
+        game=module.GAME_NAME,
         num_players=len(kinds),
         players=names,
         seed=seed,
+        options=options,
         metadata={"seats": kinds, "bot_seeds": bot_seeds, "interface": "terminal"},
     )
     viewer = humans[0] if humans else 0
+    first = rec.new_state().observation(viewer)
     if not quiet:
-        out.print(
-            Text(f"Splendor · {len(kinds)} players · seed {seed} · ", style="bold")
-            + Text(seats_summary(names))
-        )
+        head = Text(f"{ui.title} · ", style="bold")
+        if ui.name == "duel":
+            head.append(f"seed {seed} · ", style="bold")
+            head.append(f"turn cap {cap} · " if cap is not None else "", style="bold")
+        else:
+            head.append(f"{len(kinds)} players · seed {seed} · ", style="bold")
+        out.print(head + Text(seats_summary(names)))
         if humans:
-            out.print(
-                Text(
-                    "Type an action ('take W U G', 'buy 1.2', 'reserve d1') or its number; "
-                    "'?' for help, 'quit' to stop.",
-                    style="dim",
-                )
-            )
+            out.print(Text(ui.intro, style="dim"))
 
     if delay and not humans and not quiet:
-        out.print(render.render_board(rec.new_state().observation(viewer), names, you=False))
+        out.print(render.render_board(first, names, you=False))
 
-    nobles_seen: set[int] = set()
-    final_round_told = [False]
+    events = ui.events(names, first)
     shown_round = [-1]
 
     def on_decision(state: Any, action: Any, seat: int) -> None:
-        # Only public facts are read from the state, through an observation (C16).
+        # Only public facts are read from the state, through an observation (C16, D22).
         if quiet:
             return
         obs = state.observation(viewer)
         desc = agents[seat].last or str(action)
-        line = Text(f"  {agents[seat].turn // len(kinds) + 1:>3} ", style="dim")
+        number = ui.log_number(agents[seat].turn, len(kinds))
+        line = Text(f"  {number:>3} ", style="dim")
         line.append(f"{names[seat]}", style="bold green" if seat in humans else "bold")
         line.append(": ")
         line.append_text(render.colorize(desc))
         out.print(line)
-        for noble in obs.player(seat).nobles:
-            if noble.id not in nobles_seen:
-                nobles_seen.add(noble.id)
-                visit = Text(f"        a noble visits {names[seat]}: ", style="bold yellow")
-                out.print(visit + render.noble_text(noble))
-        if obs.final_round and not final_round_told[0]:
-            final_round_told[0] = True
-            pts = obs.player(seat).points
-            out.print(
-                Text(f"        final round: {names[seat]} has {pts} points (C14)", style="bold red")
-            )
+        for event in events.after(obs, seat):
+            out.print(event)
         if delay and seat not in humans:
             if not humans and not obs.is_terminal and obs.turn % len(kinds) == 0:
                 if obs.turn != shown_round[0] and obs.phase == "main":
@@ -256,11 +316,12 @@ def run_play(
     try:
         final, rec = play_game(
             agents,
-            game=classic.GAME_NAME,
+            game=module.GAME_NAME,
             seed=seed,
             names=names,
             record=rec,
             on_decision=on_decision,
+            options=options,
         )
     except KeyboardInterrupt:
         out.print()
@@ -303,11 +364,14 @@ def _save_unfinished(
 
 
 __all__ = [
+    "BOT_TURN_CAP",
     "DEFAULT_FILL",
     "PlayOptionError",
     "SEAT_KINDS",
     "default_record_path",
+    "game_ui",
     "parse_seats",
+    "resolve_turn_cap",
     "run_play",
     "seat_names",
 ]

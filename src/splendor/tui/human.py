@@ -1,9 +1,12 @@
 """A person at the terminal as an agent: ``choose(observation, legal_actions) -> Action``.
 
-The person sees the board drawn from their own observation (C16) and a numbered list of
-their legal decisions, then types either the notation (``take W U G``, ``buy 2.3``,
-``reserve d1``; see :data:`splendor.classic.NOTATION_HELP`) or a number from the list.
-A malformed or illegal entry gets a message saying why and a new prompt, never a crash.
+The person sees the board drawn from their own observation (C16, D22) and a numbered list
+of their legal decisions, then types either the notation (classic: ``take W U G``,
+``buy 2.3``, ``reserve d1``, see :data:`splendor.classic.NOTATION_HELP`; Duel:
+``take c3 c4 c5``, ``gold a1``, ``reserve 2.3``, see :data:`splendor.duel.NOTATION_HELP`)
+or a number from the list. A malformed or illegal entry gets a message saying why and a
+new prompt, never a crash. The game comes from the observation (or ``game=``), and what
+differs per game (drawing, notation, explanations) from :mod:`.games`.
 
 Commands at the prompt: ``?`` (or ``help``) shows the notation and the full list,
 ``list`` the full list with what each card action means, ``board`` redraws the board,
@@ -19,9 +22,8 @@ from typing import Any, Callable, Sequence
 from rich.console import Console
 from rich.text import Text
 
-from ..classic import NOTATION_HELP, Action, HiddenCard, Observation
-from ..colors import GEM_LETTERS, NUM_GEMS
-from . import render
+from .explain import why_illegal
+from .games import CLASSIC, GameUI, ui_for
 
 HELP_COMMANDS = """\
 <number>          pick that decision from the numbered list
@@ -48,147 +50,46 @@ class InputProblem(ValueError):
     """An entry that is not a usable decision; the message says why, for the person."""
 
 
-def parse_entry(text: str, observation: Observation, legal: Sequence[Action]) -> Action:
+def _ui_of(observation: Any, ui: GameUI | None = None) -> GameUI:
+    if ui is not None:
+        return ui
+    try:
+        return ui_for(observation)
+    except ValueError:
+        return CLASSIC
+
+
+def parse_entry(
+    text: str, observation: Any, legal: Sequence[Any], *, ui: GameUI | None = None
+) -> Any:
     """Turn what the person typed into one of ``legal``: a 1-based number from the list
-    or an action in notation (case and spacing do not matter, ``take G W U`` is fine).
+    or an action in notation (case and spacing do not matter: ``take G W U`` and
+    ``TAKE c5 c3 c4`` are fine).
+
+    Args:
+        ui: the game (default: the game of ``observation``).
 
     Raises:
         InputProblem: empty, out-of-range number, malformed notation or an illegal action;
             the message explains and suggests what to do.
     """
+    ui = _ui_of(observation, ui)
     entry = " ".join(text.split())
     if not entry:
-        raise InputProblem("type an action (e.g. 'take W U G') or its number; '?' for help")
+        raise InputProblem(f"type an action (e.g. '{ui.example}') or its number; '?' for help")
     if entry.lstrip("#").isdigit():
         n = int(entry.lstrip("#"))
         if 1 <= n <= len(legal):
             return legal[n - 1]
         raise InputProblem(f"there is no decision number {n}: pick 1 to {len(legal)}")
     try:
-        action = Action.parse(entry)
-    except ValueError:
-        raise InputProblem(f"'{entry}' is not an action: {_notation_hint(entry)}") from None
+        action = ui.module.Action.parse(entry)
+    except ValueError as e:
+        hint = ui.notation_hint(entry, str(e))
+        raise InputProblem(f"'{entry}' is not an action: {hint}") from None
     if action in legal:
         return action
-    raise InputProblem(f"'{action}' is not legal now: {why_illegal(observation, action)}")
-
-
-def _notation_hint(entry: str) -> str:
-    verb = entry.split()[0].lower()
-    hints = {
-        "take": "take 3 different colours ('take W U G') or 2 of one colour ('take R R'); "
-        "colours are W U G R K",
-        "reserve": "reserve a face-up card by level.slot ('reserve 2.3') or a deck's top "
-        "card ('reserve d1')",
-        "buy": "buy a face-up card by level.slot ('buy 2.3') or your reserved card ('buy r1')",
-        "return": "return one token: 'return W' ('return *' for gold)",
-        "gold": "spend a gold for a colour: 'gold W'",
-        "noble": "choose a noble by its slot: 'noble 1'",
-    }
-    return hints.get(verb, "type ? for the notation, or the number of a decision in the list")
-
-
-def why_illegal(obs: Observation, action: Action) -> str:
-    """A short reason why ``action`` is not legal for the seat to play in ``obs`` (best
-    effort: the rules engine is the authority)."""
-    seat = obs.current_player
-    if seat is None:
-        return "the game is over"
-    phase = obs.phase
-    main_kinds = {
-        "take3",
-        "take2_different",
-        "take1",
-        "take2_same",
-        "reserve_faceup",
-        "reserve_deck",
-        "buy_faceup",
-        "buy_reserved",
-        "buy_choose",
-        "pass",
-    }
-    if phase != "main":
-        wanted = {
-            "payment": "finish the payment first ('gold W' or 'pay')",
-            "return tokens": "return tokens first, one at a time ('return W', 'return *')",
-            "choose noble": "choose a noble first ('noble 1', ...)",
-        }.get(phase, f"the decision now is: {phase}")
-        return wanted
-    if action.kind not in main_kinds:
-        return "that is only asked after a main action (paying, returning tokens, nobles)"
-    me = obs.player(seat)
-    supply = obs.supply
-    if action.kind in ("take3", "take2_different", "take1"):
-        empty = [GEM_LETTERS[c] for c in action.colors if supply[c] == 0]
-        if empty:
-            return f"no {' '.join(empty)} token left in the supply"
-        available = sum(1 for c in range(NUM_GEMS) if supply[c] > 0)
-        if len(action.colors) < 3 and available >= 3:
-            return (
-                f"{available} gem colours are available, so take 3 different ones "
-                "(or 2 of one colour from a pile of 4 or more)"
-            )
-        return "not a legal take now"
-    if action.kind == "take2_same":
-        c = action.colors[0]
-        return (
-            f"taking 2 {GEM_LETTERS[c]} needs 4 or more in the pile; "
-            f"there {'is' if supply[c] == 1 else 'are'} {supply[c]}"
-        )
-    if action.kind in ("reserve_faceup", "reserve_deck"):
-        if len(me.reserved) >= 3:
-            return "you already hold 3 reserved cards (buy one to free a slot)"
-        if action.kind == "reserve_deck":
-            assert action.level is not None
-            return f"the level-{action.level} deck is empty"
-        return f"slot {action.level}.{action.slot} is empty"
-    if action.kind in ("buy_faceup", "buy_choose") and action.level is not None:
-        assert action.slot is not None
-        card = obs.faceup[action.level - 1][action.slot - 1]
-        if card is None:
-            return f"slot {action.level}.{action.slot} is empty"
-        return _buy_reason(action, card.cost, me.bonuses, me.tokens)
-    if action.kind in ("buy_reserved", "buy_choose"):
-        assert action.slot is not None
-        if action.slot > len(me.reserved):
-            held = len(me.reserved)
-            return f"you have no reserved card {action.slot} (you hold {held})"
-        card = me.reserved[action.slot - 1]
-        if isinstance(card, HiddenCard):  # never for one's own seat (C16)
-            return "not legal now"
-        return _buy_reason(action, card.cost, me.bonuses, me.tokens)
-    if action.kind == "pass":
-        return "passing is allowed only when no other action is legal (C17)"
-    return "not legal now"
-
-
-def _cannot_afford(
-    cost: Sequence[int], bonuses: Sequence[int], tokens: Sequence[int]
-) -> str | None:
-    """Why ``cost`` is out of reach (C9), or None when the tokens and gold cover it."""
-    short = []
-    for c in range(NUM_GEMS):
-        owed = max(0, cost[c] - bonuses[c])
-        if owed > tokens[c]:
-            short.append((c, owed - tokens[c]))
-    missing = sum(n for _, n in short)
-    gold = tokens[5]
-    if missing <= gold:
-        return None
-    detail = " ".join(f"{n}{GEM_LETTERS[c]}" for c, n in short)
-    return f"you cannot afford it: {missing} short ({detail}) and you hold {gold} gold"
-
-
-def _buy_reason(
-    action: Action, cost: Sequence[int], bonuses: Sequence[int], tokens: Sequence[int]
-) -> str:
-    why = _cannot_afford(cost, bonuses, tokens)
-    if why is not None:
-        return why
-    if action.kind == "buy_choose":
-        plain = str(action).removesuffix(" choose")
-        return f"there is only one way to pay for it, nothing to choose: type '{plain}'"
-    return "not legal now"
+    raise InputProblem(f"'{action}' is not legal now: {ui.why_illegal(observation, action)}")
 
 
 def _default_echo() -> bool:
@@ -209,6 +110,8 @@ class HumanAgent:
             (default: ``console.input``). Inject one in tests.
         echo: print each line read after the prompt (default: when stdin is not a
             terminal, so that a piped session reads like a transcript).
+        game: the game played (a name such as ``"duel"``, or a :class:`~.games.GameUI`);
+            default: taken from each observation.
     """
 
     def __init__(
@@ -219,6 +122,7 @@ class HumanAgent:
         console: Console | None = None,
         input_fn: Callable[[str], str] | None = None,
         echo: bool | None = None,
+        game: str | GameUI | None = None,
     ) -> None:
         self.name = name
         self.names = list(names) if names is not None else None
@@ -226,46 +130,42 @@ class HumanAgent:
         self._input = input_fn
         self.echo = _default_echo() if echo is None and input_fn is None else bool(echo)
         self._drawn_turn: int | None = None
+        self._ui: GameUI | None = ui_for(game) if isinstance(game, str) else game
+
+    def ui(self, observation: Any) -> GameUI:
+        """The game of ``observation`` (or the one given at construction)."""
+        return _ui_of(observation, self._ui)
 
     # ------------------------------------------------------------------ drawing
 
-    def show_board(self, observation: Observation, legal: Sequence[Action]) -> None:
+    def show_board(self, observation: Any, legal: Sequence[Any]) -> None:
         """The board as this seat sees it, then the numbered legal decisions."""
-        self.console.print(render.render_board(observation, self.names))
+        self.console.print(self.ui(observation).render.render_board(observation, self.names))
         self.show_actions(observation, legal)
 
-    def show_followup(self, observation: Observation, legal: Sequence[Action]) -> None:
-        """A later decision of the same turn (C9, C11, C12): what it is about, this seat's
-        tokens, and the choices, without drawing the whole board again."""
-        hint = render.phase_hint(observation, self.names)
-        if hint is not None:
-            self.console.print(hint)
-        me = observation.player(observation.seat)
-        mine = Text("your tokens ", style="bold")
-        mine.append_text(render.tokens_text(me.tokens))
-        mine.append(f" = {me.num_tokens}", style="dim")
-        self.console.print(mine)
+    def show_followup(self, observation: Any, legal: Sequence[Any]) -> None:
+        """A later decision of the same turn (classic C9, C11, C12; Duel D9, D10, D14,
+        D15, D17, D19, D20): what it is about, this seat's tokens, and the choices, without
+        drawing the whole board again."""
+        for part in self.ui(observation).followup(observation, self.names):
+            self.console.print(part)
         self.show_actions(observation, legal)
 
-    def show_actions(self, observation: Observation, legal: Sequence[Action]) -> None:
+    def show_actions(self, observation: Any, legal: Sequence[Any]) -> None:
         width = max(40, min(self.console.width, 120))
+        render = self.ui(observation).render
         self.console.print(render.render_actions(observation, legal, width=width))
 
-    def show_help(self, observation: Observation, legal: Sequence[Action]) -> None:
-        self.console.print(Text("How to play a decision", style="bold underline"))
-        self.console.print(render.colorize(NOTATION_HELP))
+    def show_help(self, observation: Any, legal: Sequence[Any]) -> None:
+        ui = self.ui(observation)
+        self.console.print(Text(f"How to play a decision ({ui.title})", style="bold underline"))
+        self.console.print(ui.render.colorize(ui.notation_help))
         self.console.print(Text(HELP_COMMANDS))
-        self.console.print(
-            Text(
-                "Colours: W white, U blue, G green, R red, K black, * gold. Cards are "
-                "level.slot (slots 1-4 from the left); r1-r3 are your reserved cards.",
-                style="dim",
-            )
-        )
+        self.console.print(Text(ui.legend, style="dim"))
         self.show_list(observation, legal)
 
-    def show_list(self, observation: Observation, legal: Sequence[Action]) -> None:
-        self.console.print(render.render_action_list(observation, legal))
+    def show_list(self, observation: Any, legal: Sequence[Any]) -> None:
+        self.console.print(self.ui(observation).render.render_action_list(observation, legal))
 
     # ------------------------------------------------------------------ input
 
@@ -278,7 +178,7 @@ class HumanAgent:
             self.console.print(line, markup=False, highlight=False)
         return line
 
-    def prompt(self, observation: Observation) -> Text:
+    def prompt(self, observation: Any) -> Text:
         p = Text()
         p.append(f"{self.name}", style="bold green")
         if observation.phase != "main":
@@ -286,20 +186,19 @@ class HumanAgent:
         p.append(" › ", style="bold")
         return p
 
-    def choose(self, observation: Any, legal_actions: Sequence[Any]) -> Action:
+    def choose(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         """Draw the board, then read entries until one is a legal decision.
 
         Raises:
             QuitGame: the person typed ``quit`` or the input ended (EOF).
             KeyboardInterrupt: Ctrl-C (left to the caller, which saves the record).
         """
+        ui = self.ui(observation)
         legal = list(legal_actions)
         if len(legal) == 1 and legal[0].kind == "pass":
-            self.console.print(
-                render.colorize("no legal action but to pass (C17): type 'pass' or 1")
-            )
+            self.console.print(ui.render.colorize(ui.pass_note))
         if observation.phase != "main" and self._drawn_turn == observation.turn:
-            self.show_followup(observation, legal)  # same turn: payment, returns, noble
+            self.show_followup(observation, legal)  # same turn: payment, returns, ...
         else:
             self.show_board(observation, legal)
         self._drawn_turn = observation.turn
@@ -322,9 +221,9 @@ class HumanAgent:
             if word in _QUIT_WORDS:
                 raise QuitGame("quit")
             try:
-                return parse_entry(line, observation, legal)
+                return parse_entry(line, observation, legal, ui=ui)
             except InputProblem as e:
-                self.console.print(Text("✗ ", style="bold red") + render.colorize(str(e)))
+                self.console.print(Text("✗ ", style="bold red") + ui.render.colorize(str(e)))
 
 
 __all__ = ["HELP_COMMANDS", "HumanAgent", "InputProblem", "QuitGame", "parse_entry", "why_illegal"]
