@@ -260,3 +260,14 @@ def test_play_help_names_the_games_and_the_turn_cap():
     text = " ".join(done.stdout.split())
     assert "--game" in text and "duel" in text and "--turn-cap" in text
     assert "take c3 c4 c5" in text
+
+
+def test_bench_reports_both_games_and_rejects_an_unknown_one(tmp_path):
+    out = tmp_path / "bench.json"
+    ok = _run("bench", "--seconds", "0.02", "--players", "2", "--output", str(out))
+    assert ok.exit_code == 0, ok.output
+    data = json.loads(out.read_text())
+    assert set(data) >= {"classic", "duel"} and set(data["classic"]) == {"2"}
+    bad = _run("bench", "--games", "chess")
+    assert bad.exit_code == 2
+    assert "unknown game 'chess'" in bad.output

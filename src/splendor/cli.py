@@ -123,13 +123,28 @@ def replay(
 @app.command()
 def bench(
     seconds: float = typer.Option(3.0, "--seconds", help="Time per measurement."),
-    players: str = typer.Option("2,3,4", "--players", help="Player counts to measure."),
+    players: str = typer.Option("2,3,4", "--players", help="Classic player counts to measure."),
+    games: str = typer.Option("classic,duel", "--games", help="Games to measure: classic, duel."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Also write the JSON here."),
 ) -> None:
-    """Random-playout speed of the engine, compiled and through the Python API (JSON)."""
+    """Random-playout speed of the engines, compiled and through the Python API (JSON)."""
     from .bench import main as bench_main
 
-    bench_main(seconds=seconds, player_counts=[int(x) for x in players.split(",")], output=output)
+    try:
+        counts = [int(x) for x in players.split(",")]
+    except ValueError:
+        typer.echo(f"error: --players must be comma-separated numbers, got {players!r}", err=True)
+        raise typer.Exit(2)
+    try:
+        bench_main(
+            seconds=seconds,
+            player_counts=counts,
+            output=output,
+            games=[g.strip() for g in games.split(",")],
+        )
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2)
 
 
 def main() -> None:
