@@ -23,7 +23,7 @@ play: $(STAMP)
 # The whole suite (compiled), then the rule tests again as plain Python (NUMBA_DISABLE_JIT=1).
 test: $(STAMP)
 	$(PY) -m pytest -q -n 2
-	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -n 2 -m "not slow" tests/classic
+	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -n 2 -m "not slow" tests/classic tests/duel
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -n 2 -m "not slow"

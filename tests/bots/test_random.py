@@ -72,3 +72,51 @@ def test_registry_and_protocol() -> None:
     assert isinstance(bot, RandomBot)
     assert isinstance(bot, Bot)
     assert bot.name == "random"
+
+
+# --------------------------------------------------------------------------- Splendor Duel
+
+
+def _duel_actions(seed_a: int, seed_b: int, deal: int) -> list[str]:
+    _, record = play_game([RandomBot(seed_a), RandomBot(seed_b)], game="duel", seed=deal,
+                          options={"turn_cap": 400})
+    return record.actions
+
+
+def test_duel_same_seed_same_choices() -> None:
+    assert _duel_actions(1, 2, deal=5) == _duel_actions(1, 2, deal=5)
+    assert len({tuple(_duel_actions(s, 100 + s, deal=5)) for s in range(3)}) > 1
+
+
+def test_duel_always_legal_in_every_phase() -> None:
+    """Random duel games run to the end (D21 or the turn cap, D25), every choice legal,
+    through every kind of decision (payment, joker, token, steal, royal, return…)."""
+    phases: set[str] = set()
+
+    class Checking:
+        name = "checking"
+
+        def __init__(self, bot: RandomBot) -> None:
+            self.bot = bot
+
+        def choose(self, obs, legal):  # type: ignore[no-untyped-def]
+            assert legal == obs.legal_actions()
+            action = self.bot.choose(obs, legal)
+            assert action in legal
+            phases.add(obs.phase)
+            return action
+
+    for deal in (10, 16, 18, 0):
+        state, record = play_game([Checking(RandomBot(deal)), Checking(RandomBot(deal + 1))],
+                                  game="duel", seed=deal, options={"turn_cap": 400})
+        assert state.is_terminal and record.result is not None
+    assert phases == {"main", "reserve", "payment", "joker", "token", "steal", "royal",
+                      "return tokens"}
+
+
+def test_duel_empty_legal_actions_is_an_error() -> None:
+    from splendor import duel
+
+    obs = duel.new_game(seed=0).observation(0)
+    with pytest.raises(ValueError):
+        RandomBot(0).choose(obs, [])

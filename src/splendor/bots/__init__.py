@@ -1,6 +1,8 @@
 """Bots: players that choose from an observation and its legal decisions.
 
-``make_bot("greedy", seed=1)`` builds a bot from its name; see :data:`BOT_NAMES`.
+``make_bot("greedy", seed=1)`` builds a bot from its name; see :data:`BOT_NAMES`. Every bot
+plays both games: it is handed a classic or a duel observation and answers with one of the
+legal decisions it was given.
 """
 
 from __future__ import annotations

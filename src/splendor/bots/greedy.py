@@ -1,4 +1,7 @@
-"""A one-ply heuristic bot for classic Splendor.
+"""A one-ply heuristic bot for classic Splendor and Splendor Duel.
+
+For Splendor Duel the scores come from :class:`splendor.bots.greedy_duel.DuelEvaluator`
+(see that module); everything below describes the classic evaluation.
 
 :class:`GreedyBot` scores every legal decision of its observation with a direct evaluation
 of its own holdings (no search, no hidden information) and plays the best one; ties go to
@@ -36,6 +39,12 @@ import numpy as np
 
 from ..classic.cards import Card
 from ..colors import GOLD, NUM_GEMS
+from ..duel.state import Observation as _DuelObservation
+from ..duel.state import State as _DuelState
+from .greedy_duel import DuelEvaluator
+
+_DUEL_VIEWS = (_DuelObservation, _DuelState)
+"""Splendor Duel views: :meth:`GreedyBot.choose` scores them with :class:`DuelEvaluator`."""
 
 # --- weights, in prestige points --------------------------------------------------------
 WIN_BONUS = 50.0
@@ -151,7 +160,9 @@ def _noble_need(req: Sequence[int], bonuses: Sequence[int]) -> int:
 
 
 class GreedyBot:
-    """One-ply heuristic player of classic Splendor (see the module docstring).
+    """One-ply heuristic player of classic Splendor (see the module docstring) and of
+    Splendor Duel (:mod:`splendor.bots.greedy_duel`): :meth:`choose` dispatches on the
+    observation's game.
 
     It reads only its observation and chooses only among ``legal_actions``; equal scores
     are broken by its numpy generator, so the same seed makes the same choices.
@@ -177,7 +188,10 @@ class GreedyBot:
             raise ValueError("no legal action to choose from")
         if len(legal_actions) == 1:
             return legal_actions[0]
-        scores = _Evaluator(observation).scores(legal_actions)
+        if isinstance(observation, _DUEL_VIEWS):
+            scores = DuelEvaluator(observation).scores(legal_actions)
+        else:
+            scores = _Evaluator(observation).scores(legal_actions)
         best = max(scores)
         top = [i for i, s in enumerate(scores) if s >= best - _EPS]
         pick = top[0] if len(top) == 1 else top[int(self._rng.integers(len(top)))]

@@ -612,7 +612,10 @@ def check_invariants(a: np.ndarray) -> list[str]:
     the state is sound). Checks: phase and seat, the 25 tokens per colour across board,
     bag and players (D1), the token limit of the waiting seat (D20), 3 privileges (D5),
     each of the 67 cards in exactly one place (D3), reserve limit (D9), bonuses, points,
-    crowns and colour points equal the sum of their parts, royal cards (D19)."""
+    crowns and colour points equal the sum of their parts, royal cards (D19), and the
+    decision in progress (a card being paid for or resolving, the end of the game) being
+    one the rules can reach, so that a loaded position never sends the compiled rules
+    outside their tables."""
     s = a[0]
     out: list[str] = []
     phase = int(s["phase"])
@@ -693,7 +696,12 @@ def check_invariants(a: np.ndarray) -> list[str]:
         elif CARD_COLOR[cid] == COLOR_JOKER and owner[cid] >= 0 and color[cid] < 0:
             if int(s["pend_card"]) != cid:
                 out.append(f"joker card {cid} was bought but never attached (D14)")
+    if ((color < -1) | (color > 4)).any():
+        out.append("a card has a bonus colour that is not a gem colour")
+        return out
     royal = s["royal_owner"]
+    if ((royal < -1) | (royal > 1)).any():
+        out.append("a royal card is held by a seat not in the game")
     for p in range(NUM_PLAYERS):
         mine = owner == p
         colored = mine & (color >= 0)
@@ -713,6 +721,82 @@ def check_invariants(a: np.ndarray) -> list[str]:
         claims = int(s["crown_claims"][p])
         if n_royal > claims or claims > (crowns >= 3) + (crowns >= 6):
             out.append(f"seat {p} holds {n_royal} royal cards for {crowns} crowns (D19)")
+    out.extend(_decision_problems(s, phase, cur))
+    return out
+
+
+def _decision_problems(s: np.void, phase: int, cur: int) -> list[str]:
+    """The decision in progress must be one the rules could have reached, so that a
+    position loaded from outside never sends the compiled rules off their tables: the
+    card being paid for or resolved, the game's end, and the flags of the turn."""
+    out: list[str] = []
+    if int(s["observer"]) != -1:
+        out.append("a full state has observer -1 (this looks like an observation)")
+    for name in ("replenished", "again"):
+        if int(s[name]) not in (0, 1):
+            out.append(f"{name} must be 0 or 1")
+    over = phase == rules.PH_OVER
+    reason, winner = int(s["end_reason"]), int(s["winner"])
+    if over:
+        if reason not in END_NAMES:
+            out.append(f"a finished game needs an end reason, got {reason}")
+        elif reason == rules.END_CAP and winner != -1:
+            out.append("a game ended by the turn cap has no winner (D25)")
+        elif reason != rules.END_CAP and winner not in (0, 1):
+            out.append("a game won on points, crowns or colour has a winner (D21)")
+    elif reason != rules.END_NONE or winner != -1:
+        out.append("a game in progress has no end reason and no winner")
+    # the card whose effects are resolving (D14-D19)
+    pend = int(s["pend_card"])
+    resolving = phase in (rules.PH_JOKER, rules.PH_TOKEN, rules.PH_STEAL, rules.PH_ROYAL)
+    if resolving:
+        if not 0 <= pend < NUM_CARDS or int(s["card_owner"][pend]) != cur:
+            out.append(f"phase {PHASE_NAMES[phase]} needs a card just bought by seat {cur}")
+            return out
+    elif pend != -1:
+        out.append("a card is resolving outside the phases of a purchase")
+    if phase == rules.PH_JOKER and (
+        CARD_COLOR[pend] != COLOR_JOKER
+        or int(s["card_color"][pend]) != -1
+        or not (s["bonuses"][cur] > 0).any()
+    ):
+        out.append("joker phase without a joker to attach to a coloured card (D14)")
+    if phase == rules.PH_TOKEN:
+        col = int(s["card_color"][pend])
+        if col < 0 or not (s["board"] == col).any():
+            out.append("token phase without a token of the card's colour on the board (D15)")
+    if phase == rules.PH_STEAL and not (s["tokens"][1 - cur, :6] > 0).any():
+        out.append("steal phase with nothing to steal (D17)")
+    if phase == rules.PH_ROYAL:
+        crowns = int(s["crowns"][cur])
+        due = (crowns >= 3) + (crowns >= 6) > int(s["crown_claims"][cur])
+        if (s["royal_owner"] >= 0).all() or not due:
+            out.append("royal phase without a royal card due (D19)")
+    if phase == rules.PH_RETURN and int(s["tokens"][cur].sum()) <= 10:
+        out.append("return phase for a seat holding 10 tokens or fewer (D20)")
+    if phase == rules.PH_RESERVE and int(s["num_reserved"][cur]) >= MAX_RESERVED:
+        out.append("reserve phase for a seat already holding 3 reserved cards (D9)")
+    # the card being paid for (D10)
+    card, src = int(s["pay_card"]), int(s["pay_src"])
+    if phase == rules.PH_PAY:
+        if not 0 <= src < NUM_PYRAMID + MAX_RESERVED:
+            out.append(f"payment from an unknown source {src}")
+        else:
+            k = src - NUM_PYRAMID
+            at = (
+                int(s["pyramid"][src])
+                if k < 0
+                else (int(s["reserved"][cur, k]) if k < int(s["num_reserved"][cur]) else -1)
+            )
+            if at < 0 or at != card:
+                out.append("the card being paid for is not at its source (D10)")
+        need, gold = s["pay_need"], int(s["pay_gold"])
+        if (need < 0).any() or gold < 0 or gold > int(s["tokens"][cur, 6]):
+            out.append("payment owes a negative amount or more gold than held (D10)")
+        elif 0 <= card < NUM_CARDS and int(need.sum()) + gold > sum(CARDS[card].cost):
+            out.append("payment owes more than the card costs (D10)")
+    elif card != -1 or src != 0 or int(s["pay_gold"]) != 0 or (s["pay_need"] != 0).any():
+        out.append("payment fields set outside the payment phase")
     return out
 
 
