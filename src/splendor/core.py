@@ -7,6 +7,7 @@ build on it.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,3 +142,40 @@ def array_from_dict(
             raise ValueError(f"position field {name!r} is out of range")
         s[name] = value
     return a
+
+
+class ArrayPosition:
+    """Mixin for a game ``State`` held in one structured array ``self._a``.
+
+    Gives both engines the same JSON form, equality and hashing; the subclass supplies
+    ``to_dict`` and ``from_dict`` (which validate the position and raise ``ValueError``).
+    Two positions are equal when they are the same class and their arrays are byte-equal.
+    """
+
+    _a: np.ndarray
+
+    def to_dict(self) -> dict[str, Any]:  # pragma: no cover - supplied by the subclass
+        raise NotImplementedError
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Any:  # pragma: no cover - supplied by the subclass
+        raise NotImplementedError
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as a compact JSON string."""
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Any:
+        """Load :meth:`to_json` output. Raises ValueError on bad JSON or a bad position."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"position is not valid JSON: {e}") from None
+        return cls.from_dict(data)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._a.tobytes() == other._a.tobytes()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._a.tobytes())

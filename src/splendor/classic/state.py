@@ -8,14 +8,13 @@ C16) are thin read-only views over such an array; only :meth:`State.apply` chang
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Iterable
 
 import numpy as np
 
 from ..colors import GEM_LETTERS, GOLD, TOKEN_LETTERS
-from ..core import MAX_SEED, HiddenCard, IllegalActionError, check_seed
+from ..core import MAX_SEED, ArrayPosition, HiddenCard, IllegalActionError, check_seed
 from ..core import array_from_dict as _array_from_dict
 from ..core import array_to_dict as _array_to_dict
 from . import rules
@@ -295,7 +294,7 @@ def to_action(action: Action | int | str) -> Action:
     raise ValueError(f"an action must be an Action, an id or a string, got {action!r}")
 
 
-class State(_View):
+class State(_View, ArrayPosition):
     """A full game of classic Splendor, hidden information included (for the host).
 
     Create with :func:`new_game` or :meth:`from_dict`. Read it through the properties of
@@ -384,25 +383,6 @@ class State(_View):
         if problems:
             raise ValueError("corrupt position: " + "; ".join(problems))
         return cls(arr)
-
-    def to_json(self) -> str:
-        """:meth:`to_dict` as a compact JSON string."""
-        return json.dumps(self.to_dict(), separators=(",", ":"))
-
-    @classmethod
-    def from_json(cls, text: str) -> "State":
-        """Load :meth:`to_json` output. Raises ValueError on bad JSON or a bad position."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ValueError(f"position is not valid JSON: {e}") from None
-        return cls.from_dict(data)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, State) and self._a.tobytes() == other._a.tobytes()
-
-    def __hash__(self) -> int:
-        return hash(self._a.tobytes())
 
     def __repr__(self) -> str:
         return (
