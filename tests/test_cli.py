@@ -271,3 +271,26 @@ def test_bench_reports_both_games_and_rejects_an_unknown_one(tmp_path):
     bad = _run("bench", "--games", "chess")
     assert bad.exit_code == 2
     assert "unknown game 'chess'" in bad.output
+
+
+def test_replay_of_a_forfeit_names_the_reason_and_the_winner(tmp_path):
+    from splendor.bots import RandomBot
+    from splendor.match import play_game
+
+    class Breaks(RandomBot):
+        name = "breaks"
+
+        def choose(self, observation, legal_actions):
+            if observation.turn >= 4:
+                raise RuntimeError("out of ideas")
+            return super().choose(observation, legal_actions)
+
+    _, rec = play_game(
+        [RandomBot(1), Breaks(2)], game="splendor", seed=3, names=["ann", "bob"],
+        forfeit_on_error=True,
+    )
+    path = rec.save(tmp_path / "forfeit.json")
+    done = _run("replay", "--quiet", str(path))
+    assert done.exit_code == 0, done.output
+    assert "forfeit: " in done.stdout and "out of ideas" in done.stdout
+    assert "winner: ann (forfeit by bob" in done.stdout

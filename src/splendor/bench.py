@@ -16,6 +16,12 @@ choices), mean turns per game, share of unfinished games (classic: stalled by C1
 ``stalled_share``; Duel: stopped by the benchmark's turn cap of :data:`DUEL_TURN_CAP`, D25,
 key ``capped_share``), and the cost of one legal-mask call in µs (compiled kernel alone, and
 through ``State.legal_mask()``). Everything runs on one core.
+
+``mcts``: information-set MCTS iterations per second (:mod:`splendor.bots.mcts`), from the
+opening and from positions 20 and 40 decisions into random games, once with uniformly
+random full playouts (the issue's target: at least 2,000 iterations/s, 2-player classic)
+and once with the bot's default configuration (heuristic playouts; Duel cut off after 16
+decisions and evaluated).
 """
 
 from __future__ import annotations
@@ -32,9 +38,13 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from .core import ENGINE_SOURCES, refresh_numba_cache
+
 from . import classic, duel
 from .classic import rules as classic_rules
 from .duel import rules as duel_rules
+
+refresh_numba_cache(__file__, *ENGINE_SOURCES)
 
 GAMES = ("classic", "duel")
 """Games the benchmark measures, in report order."""
@@ -204,6 +214,40 @@ def bench_legal_mask(num_players: int, seconds: float, game: str = "classic") ->
     return {"kernel_us": round(kernel_us, 3), "state_legal_mask_us": round(api_us, 3)}
 
 
+def bench_mcts(num_players: int, seconds: float, game: str = "classic") -> dict[str, float]:
+    """MCTS iterations per second of search (one search per position, ``seconds / 6`` each)
+    for random full playouts and for the default bot."""
+    from .bots.mcts import MCTSBot
+
+    g = _Game(game)
+    positions = []
+    for depth in (0, 20, 40):
+        st = g.new_game(num_players, 77 + depth)
+        pick = random.Random(depth)
+        for _ in range(depth):
+            if st.is_terminal:
+                break
+            legal = st.legal_actions()
+            st.apply(legal[pick.randrange(len(legal))])
+        positions.append(st)
+    MCTSBot(iterations=8, seed=0).search(positions[0].observation(0))  # compile / load
+    out: dict[str, float] = {}
+    for key, kwargs in (
+        ("random_full_playouts_per_s", {"playout": "random", "max_playout": 0}),
+        ("default_bot_per_s", {}),
+    ):
+        iterations = 0
+        spent = 0.0
+        for st in positions:
+            bot = MCTSBot(seconds=seconds / 6, seed=1, **kwargs)  # type: ignore[arg-type]
+            bot.search(st.observation(st.current_player))
+            assert bot.last is not None
+            iterations += bot.last.iterations
+            spent += bot.last.seconds
+        out[key] = round(iterations / spent, 1)
+    return out
+
+
 def _figures(
     game: _Game, games: int, decisions: int, turns: int, unfinished: int, el: float
 ) -> dict[str, float]:
@@ -256,6 +300,7 @@ def run(
                 "compiled": bench_compiled(n, seconds, name),
                 "python_api": bench_python_api(n, seconds, name),
                 "legal_mask": bench_legal_mask(n, seconds, name),
+                "mcts": bench_mcts(n, seconds, name),
             }
     return out
 

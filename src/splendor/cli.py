@@ -35,8 +35,11 @@ def play(
         "human,greedy",
         "--seats",
         "-s",
-        help="Comma-separated seat kinds in seat order: human, greedy, random. "
-        "Missing seats are filled with greedy bots.",
+        help="Comma-separated seats in seat order: human, random, greedy, "
+        "mcts[:BUDGET[:PLAYOUT]] (e.g. mcts:1s, mcts:250ms, mcts:5000:random), the levels "
+        "easy, medium, hard, or external:CMD (a program speaking the JSON-lines bot protocol, "
+        "e.g. external:./examples/external_bot.py; see README 'Bot protocol'). Missing seats "
+        "are filled with greedy bots. A bot that fails forfeits the game.",
     ),
     seed: Optional[int] = typer.Option(None, "--seed", help="Deal seed (random if omitted)."),
     record: Optional[Path] = typer.Option(
@@ -108,6 +111,13 @@ def replay(
     except RecordError as e:
         err.print(f"[bold red]invalid record[/]: {e}")
         raise typer.Exit(1)
+    if rec.result is not None and rec.result.get("end_reason") == "forfeit":
+        from .tui.app import forfeit_lines
+
+        console.print(f"forfeit: {rec.result['forfeit']['reason']}")
+        for line in forfeit_lines(rec.result, rec.players):
+            console.print(line)
+        return
     scores = ", ".join(f"{rec.players[p]} {s}" for p, s in enumerate(final.scores))
     console.print(f"scores: {scores}")
     if final.is_terminal:
@@ -145,6 +155,157 @@ def bench(
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)
+
+
+@app.command()
+def arena(
+    game: str = typer.Option(
+        "classic", "--game", "-g", help="Which game: classic (2-4 players) or duel (2 players)."
+    ),
+    bots: str = typer.Option(
+        "random,greedy",
+        "--bots",
+        "-b",
+        help="Comma-separated bot specs: random, greedy, mcts, mcts:1s, mcts:250ms, "
+        "mcts:5000 (iterations), mcts:1s:random, easy, medium, hard, external:CMD. "
+        "At least two; a repeated spec is labelled random-0, random-1…",
+    ),
+    games: int = typer.Option(
+        100,
+        "--games",
+        "-n",
+        help="Total number of games, rounded up to whole cycles (one cycle = every lineup "
+        "of the bots, all on the same deal).",
+    ),
+    players: int = typer.Option(2, "--players", "-p", help="Seats per game: 2-4 classic, 2 duel."),
+    seed: int = typer.Option(0, "--seed", help="Arena seed: the deals and bot seeds derive from it."),
+    backend: str = typer.Option(
+        "local", "--backend", help="Where games run: local (process pool), serial, ray."
+    ),
+    workers: Optional[int] = typer.Option(
+        None, "--workers", "-j", help="Local processes (or CPUs of a local Ray); default all cores."
+    ),
+    address: Optional[str] = typer.Option(
+        None, "--address", help="Ray cluster address for --backend ray (e.g. auto, ray://host:10001); "
+        "without it a local Ray instance is started."
+    ),
+    out: Optional[Path] = typer.Option(
+        None, "--out", "-o", help="Output folder (default arena/<time>/): records, results.json, ratings.png."
+    ),
+    turn_cap: Optional[int] = typer.Option(
+        None, "--turn-cap", help="Duel only (D25): games end with no winner after N turns (default 400; 0: none)."
+    ),
+    bootstrap: int = typer.Option(500, "--bootstrap", help="Bootstrap resamples for the Elo 95% intervals."),
+    json_output: bool = typer.Option(
+        False, "--json", help="Print the results and ratings as JSON on stdout (no table)."
+    ),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
+) -> None:
+    """Play many bot-vs-bot games and rate the bots (Elo with 95% confidence intervals).
+
+    Every bot plays every seat equally often; all lineups of a cycle share one deal. A bot
+    that crashes, answers an illegal action or times out loses that game (the record says
+    why) and the arena goes on. Results are the same on every backend for the same --seed
+    (bots with a time budget, such as mcts:1s, are not deterministic).
+    """
+    import json as _json
+    import os
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.text import Text
+
+    from .arena import ArenaError, check_backend, default_out_dir, prepare_arena, run_arena
+    from .arena.report import head_to_head_table, results_table
+
+    console = Console(highlight=False)
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console = Console(highlight=False, width=120)  # a file or pipe: room for the table
+    err = Console(stderr=True, highlight=False)
+
+    def fail(message: str, code: int) -> None:
+        err.print(Text("error: ", style="bold red") + Text(message))
+        raise typer.Exit(code)
+
+    try:
+        setup = prepare_arena(
+            bots, game=game, players=players, games=games, seed=seed, turn_cap=turn_cap
+        )
+        check_backend(backend, address, workers)
+        if bootstrap < 0:
+            raise ValueError(f"--bootstrap must be 0 or more, got {bootstrap}")
+    except ValueError as e:
+        fail(str(e), 2)
+    sched = setup.schedule
+    total = len(sched.tasks)
+    folder = out if out is not None else default_out_dir()
+    note = console if not json_output else err
+    title = "Splendor Duel" if setup.game == "duel" else f"Splendor, {setup.players} players"
+    cap = f" · turn cap {setup.options['turn_cap']}" if "turn_cap" in setup.options else ""
+    note.print(
+        f"{title}{cap} · {len(setup.labels)} bots: {', '.join(setup.labels)} · seed {setup.seed}"
+    )
+    per = len(sched.lineups)
+    if sched.rounded:
+        note.print(
+            f"{total} games: {sched.requested} asked, rounded up to {sched.cycles} whole "
+            f"cycle{'s' if sched.cycles != 1 else ''} of {per} lineups"
+        )
+    else:
+        note.print(f"{total} games: {sched.cycles} cycle{'s' if sched.cycles != 1 else ''} of {per} lineups")
+    if not setup.deterministic:
+        note.print("note: some bots are not deterministic (time budgets, external programs)")
+
+    bar = Progress(
+        TextColumn("games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not progress,
+        transient=False,
+    )
+    task_id = bar.add_task("games", total=total)
+    try:
+        with bar:
+            results = run_arena(
+                setup,
+                backend=backend,
+                workers=workers,
+                address=address,
+                out=folder,
+                bootstrap=bootstrap,
+                on_game=lambda done, _total, _summary: bar.update(task_id, completed=done),
+            )
+    except ArenaError as e:
+        fail(f"{e} (records of the finished games are in {folder})", 1)
+    except KeyboardInterrupt:
+        err.print(f"interrupted; records of the finished games are in {folder}")
+        raise typer.Exit(130)
+    if json_output:
+        typer.echo(_json.dumps(results, indent=2))
+        return
+    console.print(results_table(results))
+    if len(setup.labels) > 2:
+        console.print(head_to_head_table(results))
+    seats = " · ".join(f"seat {s['seat']} {100 * s['win_share']:.1f}%" for s in results["seats"])
+    ends = ", ".join(f"{k} {v}" for k, v in results["end_reasons"].items())
+    console.print(f"wins by seat: {seats}")
+    console.print(f"game ends: {ends}")
+    forfeits = [g for g in results["game_results"] if g["forfeit"]]
+    for g in forfeits[:5]:
+        who = g["names"][g["forfeit"]["seat"]]
+        console.print(f"forfeit in {g['record']}: {who}: {g['forfeit']['reason']}")
+    if len(forfeits) > 5:
+        console.print(f"… and {len(forfeits) - 5} more forfeits (see results.json)")
+    run = results["run"]
+    console.print(
+        f"Elo: Bradley-Terry fit, mean 1500, 95% bootstrap intervals ({results['ratings']['bootstrap']} resamples)"
+    )
+    console.print(
+        f"records: {Path(run['out']) / 'games'} · results: {run['results']} · plot: {run['plot']} "
+        f"· {run['elapsed_s']:.1f} s on {run['backend']}"
+    )
 
 
 def main() -> None:

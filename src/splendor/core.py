@@ -7,8 +7,10 @@ build on it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -63,6 +65,49 @@ else:
     def state_record(arr: np.ndarray):
         """The game record of ``arr`` (a reference: writes go to ``arr``)."""
         return arr[0]
+
+
+_PACKAGE = Path(__file__).parent
+ENGINE_SOURCES: tuple[str, ...] = tuple(
+    str(_PACKAGE / name) for name in ("core.py", "colors.py", "classic", "duel", "data")
+)
+"""The files and folders whose content the compiled engine depends on (rules, tables,
+card data); see :func:`refresh_numba_cache`."""
+
+
+def refresh_numba_cache(module_file: str, *dependencies: str) -> None:
+    """Drop a module's numba cache when compiled code it calls has changed.
+
+    numba's on-disk cache (``cache=True``) keys each function on its own source file only,
+    so a compiled function that calls compiled functions of *other* files would keep a
+    stale machine-code copy after those files change. Call this at the top of such a
+    module, before any of its functions runs, with the files or folders (their .py, .csv and .md files) it depends on: when their
+    content (and the module's own) differs from the last run, the module's cache files in
+    ``__pycache__`` are deleted so numba recompiles them. Errors (read-only installs) are
+    ignored; the cost is one hash of the listed files per import.
+    """
+    src = Path(module_file)
+    cache_dir = src.parent / "__pycache__"
+    digest = hashlib.sha256()
+    try:
+        for name in (module_file, *dependencies):
+            path = Path(name)
+            files = sorted(
+                f for f in path.iterdir() if f.suffix in (".py", ".csv", ".md")
+            ) if path.is_dir() else [path]
+            for f in files:
+                digest.update(f.read_bytes())
+        stamp = cache_dir / f"{src.stem}.deps-{digest.hexdigest()[:16]}"
+        if stamp.exists():
+            return
+        cache_dir.mkdir(exist_ok=True)
+        for old in cache_dir.glob(f"{src.stem}.*.nb[ic]"):
+            old.unlink(missing_ok=True)
+        for old in cache_dir.glob(f"{src.stem}.deps-*"):
+            old.unlink(missing_ok=True)
+        stamp.touch()
+    except OSError:
+        pass
 
 
 @njit(cache=True)
@@ -179,3 +224,61 @@ class ArrayPosition:
 
     def __hash__(self) -> int:
         return hash(self._a.tobytes())
+
+
+# --------------------------------------------------------------------------- information sets
+
+
+@njit(cache=True)
+def redeal_hidden(
+    seen: np.ndarray,
+    card_level: np.ndarray,
+    decks: np.ndarray,
+    deck_len: np.ndarray,
+    reserved: np.ndarray,
+    reserved_level: np.ndarray,
+    num_reserved: np.ndarray,
+    num_players: int,
+    rng: np.ndarray,
+) -> int:
+    """Deal the cards an observer cannot see into the hidden places, uniformly at random.
+
+    For each level, the cards not marked in ``seen`` (bool, one per card id) with that
+    ``card_level`` (0-based) are shuffled with ``rng`` and dealt first to the hidden
+    reserved slots of that level (``reserved[p, k] < 0`` with ``reserved_level[p, k] ==
+    level + 1``, for ``k < num_reserved[p]``), then to the deck (``decks[level, :deck_len]``;
+    the rest of the row is set to -1). Used by both games' determinization (C16, D22).
+
+    Returns:
+        0, or ``-(level + 1)`` when a level's unseen cards do not match its hidden places
+        (an inconsistent observation; the arrays are then partly written).
+    """
+    n_cards = seen.shape[0]
+    pool = np.empty(n_cards, dtype=np.int16)
+    for lvl in range(decks.shape[0]):
+        m = 0
+        for c in range(n_cards):
+            if not seen[c] and card_level[c] == lvl:
+                pool[m] = c
+                m += 1
+        for i in range(m - 1, 0, -1):
+            j = rng_below(rng, i + 1)
+            t = pool[i]
+            pool[i] = pool[j]
+            pool[j] = t
+        hidden = 0
+        for p in range(num_players):
+            for k in range(num_reserved[p]):
+                if reserved[p, k] < 0 and reserved_level[p, k] == lvl + 1:
+                    hidden += 1
+        if m != hidden + deck_len[lvl]:
+            return -(lvl + 1)
+        i = 0
+        for p in range(num_players):
+            for k in range(num_reserved[p]):
+                if reserved[p, k] < 0 and reserved_level[p, k] == lvl + 1:
+                    reserved[p, k] = pool[i]
+                    i += 1
+        for d in range(decks.shape[1]):
+            decks[lvl, d] = pool[i + d] if d < deck_len[lvl] else -1
+    return 0

@@ -3,14 +3,20 @@
 An agent is anything with ``choose(observation, legal_actions) -> action`` (see
 :class:`splendor.bots.Bot`); a person at the terminal is such an agent too. Each agent gets
 only its own seat's observation (C16), never the state.
+
+A bot that fails (it raises, for instance :class:`~splendor.bots.base.BotError` from a
+crashed external program, or answers an action that is not legal) either stops the game
+with that error or, with ``forfeit_on_error``, loses it: the game ends as a *forfeit* and
+every other seat wins (:func:`splendor.record.forfeit_result`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Collection, Sequence
 
+from .bots.base import BotError
 from .game import check_player_count, get_game
-from .record import GameRecord
+from .record import GameRecord, forfeit_result
 
 
 class AgentError(RuntimeError):
@@ -27,8 +33,9 @@ def play_game(
     on_decision: Callable[[Any, Any, int], None] | None = None,
     max_decisions: int | None = None,
     options: dict[str, Any] | None = None,
+    forfeit_on_error: bool | Collection[int] = False,
 ) -> tuple[Any, GameRecord]:
-    """Play a game from the deal to the end (or ``max_decisions``) and return
+    """Play a game from the deal to the end (or ``max_decisions``, or a forfeit) and return
     ``(final_state, record)``.
 
     Args:
@@ -42,10 +49,23 @@ def play_game(
         max_decisions: stop early after this many decisions (the record has no result).
         options: game settings for ``new_game`` (Duel: ``turn_cap``, D25); ignored when
             ``record`` is given (the record's own options apply).
+        forfeit_on_error: which seats lose by forfeit when their agent fails: ``True`` for
+            all, ``False`` for none, or a collection of seats (a terminal game passes its
+            bot seats, so that a person's ``quit`` still stops the game). When a listed
+            seat's ``choose`` raises any ``Exception`` (a :class:`BotError` or another; not
+            ``KeyboardInterrupt``) or returns something that is not a legal action, the game
+            ends there: the failing decision is not applied (the returned state is the one
+            the seat failed to decide in, not terminal) and ``record.result`` is
+            ``{"scores": [points now], "winners": [every other seat], "end_reason":
+            "forfeit", "turns": state.turn, "forfeit": {"seat": s, "reason": "..."}}``.
+
+    Agents are not closed here: whoever made a bot with a ``close()`` closes it.
 
     Raises:
         ValueError: bad seat count or options.
-        AgentError: an agent chose an action that is not legal (the state is unchanged).
+        AgentError: an agent chose an action that is not legal (the state is unchanged),
+            unless its seat forfeits instead.
+        Exception: whatever an agent's ``choose`` raised, unless its seat forfeits instead.
     """
     module = get_game(game)
     check_player_count(module, len(agents))
@@ -64,8 +84,14 @@ def play_game(
         seat = state.current_player
         obs = state.observation(seat)
         legal = state.legal_actions()
-        choice = agents[seat].choose(obs, legal)
-        action = _as_legal(module, choice, legal, seat)
+        try:
+            choice = agents[seat].choose(obs, legal)
+            action = _as_legal(module, choice, legal, seat)
+        except Exception as e:
+            if not _forfeits(forfeit_on_error, seat):
+                raise
+            record.result = forfeit_result(state, seat, failure_reason(e))
+            return state, record
         state.apply(action)
         record.add(action)
         made += 1
@@ -75,13 +101,33 @@ def play_game(
     return state, record
 
 
+def failure_reason(error: BaseException) -> str:
+    """The forfeit reason stored for an agent's ``error``: a :class:`BotError`'s or an
+    :class:`AgentError`'s own text, ``"<ExceptionType>: <message>"`` for anything else."""
+    if isinstance(error, BotError):
+        return error.reason
+    if isinstance(error, AgentError):
+        return str(error)
+    text = str(error).strip()
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _forfeits(forfeit_on_error: bool | Collection[int], seat: int) -> bool:
+    if isinstance(forfeit_on_error, bool):
+        return forfeit_on_error
+    return seat in forfeit_on_error
+
+
 def _as_legal(module: Any, choice: Any, legal: Sequence[Any], seat: int) -> Any:
     try:
         action = choice if isinstance(choice, module.Action) else (
             module.Action.from_id(choice) if isinstance(choice, int) else module.Action.parse(choice)
         )
-    except ValueError as e:
-        raise AgentError(f"seat {seat} answered {choice!r}, which is not an action: {e}") from None
+    except (ValueError, TypeError, AttributeError) as e:
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise AgentError(
+            f"seat {seat} answered {choice!r}, which is not an action: {first}"
+        ) from None
     if action not in legal:
         raise AgentError(f"seat {seat} chose {action}, which is not legal now")
     return action

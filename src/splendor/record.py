@@ -22,6 +22,17 @@ replaying the actions from ``new_game(num_players, seed, **options)`` reproduces
 exactly. ``options`` holds game settings (Splendor Duel's ``turn_cap``, D25); a record
 without it has none. ``game`` is ``"splendor"`` (classic) or ``"duel"``.
 ``result`` is ``null`` for an unfinished game (for instance one stopped with Ctrl-C).
+
+A game lost by a failing bot (it crashed, answered garbage or an illegal action, or ran out
+of time: :func:`splendor.match.play_game` with ``forfeit_on_error``) ends as a *forfeit*:
+its actions stop before the end of the game, and its result is::
+
+    {"scores": [6, 4], "winners": [0], "end_reason": "forfeit", "turns": 21,
+     "forfeit": {"seat": 1, "reason": "external bot './my_bot.py' did not answer
+                 within 10 s; it was stopped"}}
+
+``scores`` are the points when the game stopped, ``winners`` every seat but the one that
+forfeited. Replaying checks all of that (:meth:`GameRecord.replay`).
 """
 
 from __future__ import annotations
@@ -58,7 +69,8 @@ class GameRecord:
         seed: the deal's seed (C18, D24).
         options: game settings passed to ``new_game`` (Duel: ``turn_cap``, D25).
         actions: every decision in notation, in order.
-        result: ``{"scores", "winners", "end_reason", "turns"}`` once finished, else None.
+        result: ``{"scores", "winners", "end_reason", "turns"}`` once finished, plus
+            ``"forfeit": {"seat", "reason"}`` for a forfeit (module docstring); else None.
         started_at: ISO 8601 time the game started.
         metadata: free-form JSON-able extras.
     """
@@ -117,7 +129,8 @@ class GameRecord:
 
         Raises:
             RecordError: the first malformed or illegal action (its ``index`` set), or a
-                stored result that does not match the replayed game.
+                stored result that does not match the replayed game (for a forfeit: the
+                actions finish the game, or the winners are not every other seat).
         """
         final = None
         for _, _, _, final in self.iter_replay(on_action):
@@ -151,14 +164,29 @@ class GameRecord:
                 raise RecordError(f"action {i + 1} ({text!r}) is illegal: {e}", i) from None
             yield i, action, seat, state
         if self.result is not None:
-            if not state.is_terminal:
+            if self.result.get("end_reason") == "forfeit":
+                seat = _forfeit_seat(self.result, self.num_players)
+                if state.is_terminal:
+                    raise RecordError(
+                        f"record says seat {seat} forfeited, but its actions finish the game "
+                        f"({state.end_reason}, {state.turn} turns)"
+                    )
+                expected = forfeit_result(state, seat, "")
+            elif not state.is_terminal:
                 raise RecordError("record has a result but its actions do not finish the game")
-            expected = result_of(state)
+            else:
+                expected = result_of(state)
             for key in ("scores", "winners"):
                 if self.result.get(key) != expected[key]:
                     raise RecordError(
                         f"record result {key} {self.result.get(key)} does not match the "
                         f"replayed game ({expected[key]})"
+                        + (
+                            f": after a forfeit by seat {expected['forfeit']['seat']} every "
+                            "other seat wins"
+                            if key == "winners" and "forfeit" in expected
+                            else ""
+                        )
                     )
 
     # -------------------------------------------------------------- I/O
@@ -217,6 +245,8 @@ class GameRecord:
         result = data.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError("record 'result' must be an object or null")
+        if result is not None and ("forfeit" in result or result.get("end_reason") == "forfeit"):
+            _forfeit_seat(result, data["num_players"])
         return cls(
             game=data["game"],
             num_players=data["num_players"],
@@ -258,6 +288,47 @@ class GameRecord:
         except json.JSONDecodeError as e:
             raise RecordError(f"record {path} is not valid JSON: {e}") from None
         return cls.from_dict(data)
+
+
+def forfeit_result(state: Any, seat: int, reason: str) -> dict[str, Any]:
+    """The result of a game that ``seat`` lost by forfeit in ``state`` (not terminal):
+    ``{"scores": [points now], "winners": [every other seat], "end_reason": "forfeit",
+    "turns": state.turn, "forfeit": {"seat": seat, "reason": reason}}``."""
+    return {
+        "scores": list(state.scores),
+        "winners": [p for p in range(state.num_players) if p != seat],
+        "end_reason": "forfeit",
+        "turns": int(state.turn),
+        "forfeit": {"seat": int(seat), "reason": str(reason)},
+    }
+
+
+def _forfeit_seat(result: dict[str, Any], num_players: int) -> int:
+    """The seat of a forfeit result, after checking the result's forfeit fields.
+
+    Raises:
+        RecordError: ``end_reason`` is not ``"forfeit"`` or ``forfeit`` is missing, not an
+            object, or has no valid ``seat`` (a seat number of the game) or ``reason``
+            (a string).
+    """
+    forfeit = result.get("forfeit")
+    if result.get("end_reason") != "forfeit":
+        raise RecordError(
+            f"record result has a 'forfeit' but its end_reason is {result.get('end_reason')!r}, "
+            "not 'forfeit'"
+        )
+    if not isinstance(forfeit, dict):
+        raise RecordError(
+            "record result ends by forfeit but has no 'forfeit' object {\"seat\", \"reason\"}"
+        )
+    seat = forfeit.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players:
+        raise RecordError(
+            f"record forfeit seat {seat!r} is not a seat of this {num_players}-player game"
+        )
+    if not isinstance(forfeit.get("reason"), str):
+        raise RecordError("record forfeit has no 'reason' text")
+    return seat
 
 
 def result_of(state: Any) -> dict[str, Any]:

@@ -235,14 +235,18 @@ class _Broken:
         return legal[0]
 
 
-def test_a_failing_bot_stops_the_game_but_keeps_the_record(tmp_path, monkeypatch):
+def test_a_failing_bot_forfeits_and_the_record_is_saved(tmp_path, monkeypatch):
     monkeypatch.setattr(app, "make_bot", lambda name, seed=None: _Broken(seed))
     con = console()
     path = tmp_path / "g.json"
     assert run_play(seats="random,random", seed=1, record_path=path, console=con) == 1
     rec = GameRecord.load(path)
-    assert rec.result is None and len(rec.actions) == 4
-    assert "RuntimeError: bot exploded" in text_of(con)
+    assert len(rec.actions) == 4 and not rec.replay().is_terminal  # the result validates
+    assert rec.result["end_reason"] == "forfeit" and rec.result["winners"] == [1]
+    assert rec.result["forfeit"] == {"seat": 0, "reason": "RuntimeError: bot exploded"}
+    out = text_of(con)
+    assert "random-0 (seat 0) forfeits: RuntimeError: bot exploded" in out
+    assert "winner: random-1 (forfeit by random-0, 4 turns)" in out
 
 
 def test_watching_bots_with_a_delay_shows_the_board_each_round(tmp_path, monkeypatch):

@@ -377,7 +377,7 @@ def test_greedy_and_random_play_a_whole_duel(tmp_path):
     assert render_duel.result_lines(final.observation(0), rec.players)[1] in out
 
 
-def test_a_bot_that_fails_on_duel_stops_the_game_and_keeps_the_record(tmp_path, monkeypatch):
+def test_a_bot_that_fails_on_duel_forfeits_and_the_record_is_saved(tmp_path, monkeypatch):
     class _Broken:
         name = "broken"
 
@@ -395,7 +395,9 @@ def test_a_bot_that_fails_on_duel_stops_the_game_and_keeps_the_record(tmp_path, 
     path = tmp_path / "d.json"
     assert run_play(game="duel", seats="greedy,greedy", seed=1, record_path=path, console=con) == 1
     rec = GameRecord.load(path)
-    assert rec.result is None and rec.game == "duel" and len(rec.actions) >= 4
+    assert rec.result["end_reason"] == "forfeit" and rec.game == "duel" and len(rec.actions) >= 4
+    assert "AttributeError" in rec.result["forfeit"]["reason"]
+    assert rec.result["winners"] == [1 - rec.result["forfeit"]["seat"]]
     rec.replay()
     out = text_of(con)
-    assert "AttributeError" in out and "unfinished record saved" in out
+    assert "AttributeError" in out and "forfeit by" in out

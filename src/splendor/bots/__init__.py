@@ -1,33 +1,160 @@
 """Bots: players that choose from an observation and its legal decisions.
 
-``make_bot("greedy", seed=1)`` builds a bot from its name; see :data:`BOT_NAMES`. Every bot
-plays both games: it is handed a classic or a duel observation and answers with one of the
-legal decisions it was given.
+``make_bot("greedy", seed=1)`` builds a bot from a *bot spec*, the string used by
+``splendor play --seats`` and ``splendor arena --bots``. Every bot plays both games: it is
+handed a classic or a duel observation and answers with one of the legal decisions it was
+given. Specs:
+
+=========================  ===============================================================
+``random``                 uniform over the legal decisions
+``greedy``                 one-ply heuristic (:mod:`splendor.bots.greedy`)
+``mcts``                   information-set MCTS, default budget (1 s per decision)
+``mcts:1s``, ``mcts:250ms`` MCTS with a time budget per decision
+``mcts:5000``              MCTS with a budget of 5,000 iterations (deterministic per seed)
+``mcts:1s:random``         the playout policy: ``heuristic`` (default) or ``random``
+``easy|medium|hard``       the difficulty levels for people (:data:`LEVELS`)
+``external:CMD``           a program speaking the JSON-lines bot protocol (README)
+=========================  ===============================================================
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .base import Bot
 from .random_bot import RandomBot
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy")
-"""Names accepted by :func:`make_bot`."""
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts", "easy", "medium", "hard", "external")
+"""The kinds of bot spec accepted by :func:`make_bot`."""
+
+LEVELS: dict[str, str] = {
+    "easy": "greedy",
+    "medium": "mcts:1000:random",
+    "hard": "mcts:1s",
+}
+"""Difficulty levels for people, each a named bot spec: ``easy`` is the one-ply greedy bot,
+``medium`` a small MCTS with random playouts, ``hard`` MCTS with one second per decision
+and heuristic playouts."""
+
+PLAYOUTS: tuple[str, ...] = ("heuristic", "random")
+"""Playout policies of the MCTS bot."""
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """Build the bot called ``name`` (one of :data:`BOT_NAMES`), seeded with ``seed``.
+@dataclass(frozen=True)
+class BotSpec:
+    """A parsed bot spec.
+
+    Attributes:
+        kind: ``random``, ``greedy``, ``mcts`` or ``external`` (levels are resolved).
+        label: the name shown in tables and records (the spec as written, normalised).
+        seconds: MCTS time budget per decision, or None.
+        iterations: MCTS iteration budget per decision, or None.
+        playout: MCTS playout policy (one of :data:`PLAYOUTS`).
+        command: the external program's command line (``external`` only).
+    """
+
+    kind: str
+    label: str
+    seconds: float | None = None
+    iterations: int | None = None
+    playout: str = "heuristic"
+    command: str = ""
+
+
+def _budget(text: str, spec: str) -> tuple[float | None, int | None]:
+    t = text.strip().lower()
+    try:
+        if t.endswith("ms"):
+            value = float(t[:-2]) / 1000.0
+        elif t.endswith("s"):
+            value = float(t[:-1])
+        else:
+            n = int(t)
+            if n < 1:
+                raise ValueError
+            return None, n
+        if not value > 0 or value > 3600:
+            raise ValueError
+        return value, None
+    except ValueError:
+        raise ValueError(
+            f"bad MCTS budget {text!r} in {spec!r}: use seconds ('1s', '0.5s'), "
+            "milliseconds ('250ms') or a positive number of iterations ('5000')"
+        ) from None
+
+
+def parse_bot_spec(spec: str) -> BotSpec:
+    """Parse a bot spec (see the module docstring) without building the bot.
 
     Raises:
-        ValueError: unknown bot name; the message lists the known ones.
+        ValueError: unknown kind, bad budget or playout, or an empty external command; the
+            message says what is allowed.
     """
-    key = name.strip().lower()
-    if key == "random":
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"empty bot spec; known bots: {', '.join(BOT_NAMES)}")
+    raw = spec.strip()
+    head, _, rest = raw.partition(":")
+    kind = head.strip().lower()
+    if kind == "external":
+        command = rest.strip()
+        if not command:
+            raise ValueError("external bot needs a command: external:./my_bot.py")
+        return BotSpec("external", f"external:{command}", command=command)
+    if kind in LEVELS:
+        if rest:
+            raise ValueError(f"level {kind!r} takes no options, got {raw!r}")
+        inner = parse_bot_spec(LEVELS[kind])
+        return BotSpec(inner.kind, kind, inner.seconds, inner.iterations, inner.playout)
+    if kind in ("random", "greedy"):
+        if rest:
+            raise ValueError(f"bot {kind!r} takes no options, got {raw!r}")
+        return BotSpec(kind, kind)
+    if kind == "mcts":
+        parts = [p.strip().lower() for p in rest.split(":")] if rest else []
+        if len(parts) > 2:
+            raise ValueError(f"too many options in {raw!r}: use mcts[:BUDGET[:PLAYOUT]]")
+        seconds, iterations = (1.0, None) if not parts or not parts[0] else _budget(parts[0], raw)
+        playout = parts[1] if len(parts) > 1 else "heuristic"
+        if playout not in PLAYOUTS:
+            raise ValueError(
+                f"unknown playout {playout!r} in {raw!r}; known: {', '.join(PLAYOUTS)}"
+            )
+        return BotSpec("mcts", "mcts" + (":" + ":".join(parts) if parts else ""), seconds, iterations, playout)
+    raise ValueError(f"unknown bot {head.strip()!r}; known bots: {', '.join(BOT_NAMES)}")
+
+
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """Build the bot described by ``spec`` (see the module docstring), seeded with ``seed``.
+
+    The bot's ``name`` is the spec's label (``"mcts:1s"``, ``"hard"``). Bots that hold
+    resources (external programs) have a ``close()`` method.
+
+    Raises:
+        ValueError: a bad spec (see :func:`parse_bot_spec`).
+    """
+    p = parse_bot_spec(spec)
+    if p.kind == "random":
         return RandomBot(seed)
-    if key == "greedy":
+    if p.kind == "greedy":
         from .greedy import GreedyBot
 
         return GreedyBot(seed)
-    raise ValueError(f"unknown bot {name!r}; known bots: {', '.join(BOT_NAMES)}")
+    if p.kind == "mcts":
+        from .mcts import MCTSBot
+
+        return MCTSBot(seconds=p.seconds, iterations=p.iterations, playout=p.playout, seed=seed, name=p.label)
+    from .external import ExternalBot
+
+    return ExternalBot(p.command, seed=seed)
 
 
-__all__ = ["BOT_NAMES", "Bot", "RandomBot", "make_bot"]
+__all__ = [
+    "BOT_NAMES",
+    "LEVELS",
+    "PLAYOUTS",
+    "Bot",
+    "BotSpec",
+    "RandomBot",
+    "make_bot",
+    "parse_bot_spec",
+]

@@ -24,7 +24,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core import rng_below, seed_rng, state_record
+from ..core import (
+    ENGINE_SOURCES,
+    redeal_hidden,
+    refresh_numba_cache,
+    rng_below,
+    rng_next,
+    seed_rng,
+    state_record,
+)
 
 from .actions import (
     BUY_CHOOSE,
@@ -56,6 +64,8 @@ from .cards import (
     NOBLE_REQ,
     NUM_NOBLES,
 )
+
+refresh_numba_cache(__file__, *ENGINE_SOURCES)
 
 # Phases: which kind of decision the current player owes.
 PH_MAIN = 0  # one of the four actions, or pass (C6-C9, C17)
@@ -620,3 +630,57 @@ def random_playout(arr: np.ndarray, rng: np.ndarray, max_decisions: int) -> int:
         apply(arr, a)
         n += 1
     return n
+
+
+# --------------------------------------------------------------------------- information sets
+
+
+@njit(cache=True)
+def determinize_into(obs: np.ndarray, out: np.ndarray, rng: np.ndarray) -> int:
+    """Write into ``out`` a full state consistent with the observation ``obs`` (C16):
+    the cards its observer cannot see (other seats' blind reserves of known level, deck
+    contents and order) are dealt at random with ``rng`` (uint64, shape (1,), advanced)
+    from the unseen cards of each level, and the state's own generator is reseeded from
+    ``rng`` (fresh future chance). Both arrays have the state dtype; ``obs`` is unchanged.
+
+    Returns:
+        0, or a negative number when ``obs`` is inconsistent (``out`` is then garbage).
+    """
+    out[0] = obs[0]
+    s = state_record(out)
+    seen = np.zeros(CARD_LEVEL.shape[0], dtype=np.bool_)
+    for cid in range(s.purchased_by.shape[0]):
+        if s.purchased_by[cid] >= 0:
+            seen[cid] = True
+    for lvl in range(s.faceup.shape[0]):
+        for k in range(s.faceup.shape[1]):
+            if s.faceup[lvl, k] >= 0:
+                seen[s.faceup[lvl, k]] = True
+    for p in range(s.reserved.shape[0]):
+        for k in range(s.reserved.shape[1]):
+            if s.reserved[p, k] >= 0:
+                seen[s.reserved[p, k]] = True
+    if s.pay_card >= 0:
+        seen[s.pay_card] = True
+        k = s.pay_src - 12  # a blind reserve being paid for is shown: put it back
+        if k >= 0 and s.reserved[s.current, k] < 0:
+            s.reserved[s.current, k] = s.pay_card
+    r = redeal_hidden(
+        seen, CARD_LEVEL, s.decks, s.deck_len, s.reserved, s.reserved_level,
+        s.num_reserved, s.num_players, rng,
+    )
+    s.observer = -1
+    s.rng[0] = rng_next(rng)
+    return r
+
+
+@njit(cache=True)
+def rewards(arr: np.ndarray, out: np.ndarray) -> None:
+    """Each player's reward in ``out`` (float64, shape ``(4,)``): 1 shared equally by the
+    C15 winners, 0 for the others (seats beyond ``num_players`` get 0). On an unfinished
+    state the current leaders by C15 count as winners (a cut-off playout)."""
+    s = state_record(arr)
+    won = np.zeros(4, dtype=np.bool_)
+    n = winners_mask(arr, won)
+    for p in range(out.shape[0]):
+        out[p] = 1.0 / n if p < s.num_players and won[p] else 0.0

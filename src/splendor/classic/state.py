@@ -14,7 +14,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..colors import GEM_LETTERS, GOLD, TOKEN_LETTERS
-from ..core import MAX_SEED, ArrayPosition, HiddenCard, IllegalActionError, check_seed
+from ..core import MAX_SEED, ArrayPosition, HiddenCard, IllegalActionError, check_seed, seed_rng
 from ..core import array_from_dict as _array_from_dict
 from ..core import array_to_dict as _array_to_dict
 from . import rules
@@ -454,44 +454,16 @@ def determinize(observation: Observation, rng: np.random.Generator | int | None 
         ValueError: the observation is inconsistent (its unseen card counts do not match).
     """
     gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-    a = observation._a.copy()
-    a.setflags(write=True)
-    s = a[0]
-    seen = np.zeros(NUM_CARDS, dtype=np.bool_)
-    for cid in s["faceup"].ravel():
-        if cid >= 0:
-            seen[cid] = True
-    seen[s["purchased_by"] >= 0] = True
-    for cid in s["reserved"].ravel():
-        if cid >= 0:
-            seen[cid] = True
-    if s["pay_card"] >= 0:
-        seen[s["pay_card"]] = True
-        k = int(s["pay_src"]) - 12  # a blind reserve being paid for (C9) is shown: put it back
-        if k >= 0 and s["reserved"][s["current"], k] < 0:
-            s["reserved"][s["current"], k] = s["pay_card"]
-    for lvl in range(NUM_LEVELS):
-        unseen = [int(c) for c in np.flatnonzero(~seen & (CARD_LEVEL == lvl))]
-        gen.shuffle(unseen)
-        hidden = [
-            (p, k)
-            for p in range(int(s["num_players"]))
-            for k in range(int(s["num_reserved"][p]))
-            if s["reserved"][p, k] < 0 and s["reserved_level"][p, k] == lvl + 1
-        ]
-        n_deck = int(s["deck_len"][lvl])
-        if len(unseen) != len(hidden) + n_deck:
-            raise ValueError(
-                f"inconsistent observation: level {lvl + 1} has {len(unseen)} unseen cards "
-                f"but {len(hidden)} hidden reserves and {n_deck} deck cards"
-            )
-        for (p, k), cid in zip(hidden, unseen):
-            s["reserved"][p, k] = cid
-        s["decks"][lvl, :] = -1
-        s["decks"][lvl, :n_deck] = unseen[len(hidden) :]
-    s["observer"] = -1
-    s["rng"][0] = np.uint64(int(gen.integers(0, 2**63)))
-    return State(a)
+    r = np.zeros(1, dtype=np.uint64)
+    seed_rng(r, int(gen.integers(0, 2**63)))
+    out = np.zeros(1, dtype=STATE_DTYPE)
+    code = rules.determinize_into(observation._a, out, r)
+    if code < 0:
+        raise ValueError(
+            f"inconsistent observation: the unseen level-{-code} cards do not match its "
+            "hidden reserves plus deck size"
+        )
+    return State(out)
 
 
 def warm_up() -> None:

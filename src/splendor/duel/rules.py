@@ -29,7 +29,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core import rng_below, seed_rng, state_record
+from ..core import (
+    ENGINE_SOURCES,
+    redeal_hidden,
+    refresh_numba_cache,
+    rng_below,
+    rng_next,
+    seed_rng,
+    state_record,
+)
 from .actions import (
     BUY,
     BUY_CHOOSE,
@@ -71,6 +79,8 @@ from .cards import (
     ROYAL_POINTS,
     SLOT_LEVEL,
 )
+
+refresh_numba_cache(__file__, *ENGINE_SOURCES)
 
 # Phases: which kind of decision the current player owes.
 PH_MAIN = 0  # privileges / replenish, then a mandatory action (D6-D10, D12)
@@ -804,3 +814,58 @@ def random_playout(arr: np.ndarray, rng: np.ndarray, max_decisions: int) -> int:
         apply(arr, a)
         n += 1
     return n
+
+
+# --------------------------------------------------------------------------- information sets
+
+
+@njit(cache=True)
+def determinize_into(obs: np.ndarray, out: np.ndarray, rng: np.ndarray) -> int:
+    """Write into ``out`` a full state consistent with the observation ``obs`` (D22):
+    the cards its observer cannot see (other seats' blind reserves of known level, deck
+    contents and order) are dealt at random with ``rng`` (uint64, shape (1,), advanced)
+    from the unseen cards of each level, and the state's own generator is reseeded from
+    ``rng`` (fresh future chance). Both arrays have the state dtype; ``obs`` is unchanged.
+
+    Returns:
+        0, or a negative number when ``obs`` is inconsistent (``out`` is then garbage).
+    """
+    out[0] = obs[0]
+    s = state_record(out)
+    seen = np.zeros(CARD_LEVEL.shape[0], dtype=np.bool_)
+    for cid in range(s.card_owner.shape[0]):
+        if s.card_owner[cid] >= 0:
+            seen[cid] = True
+    for k in range(s.pyramid.shape[0]):
+        if s.pyramid[k] >= 0:
+            seen[s.pyramid[k]] = True
+    for p in range(s.reserved.shape[0]):
+        for k in range(s.reserved.shape[1]):
+            if s.reserved[p, k] >= 0:
+                seen[s.reserved[p, k]] = True
+    if s.pay_card >= 0:
+        seen[s.pay_card] = True
+        k = s.pay_src - 12  # a blind reserve being paid for is shown: put it back
+        if k >= 0 and s.reserved[s.current, k] < 0:
+            s.reserved[s.current, k] = s.pay_card
+    r = redeal_hidden(
+        seen, CARD_LEVEL, s.decks, s.deck_len, s.reserved, s.reserved_level,
+        s.num_reserved, 2, rng,
+    )
+    s.observer = -1
+    s.rng[0] = rng_next(rng)
+    return r
+
+
+@njit(cache=True)
+def rewards(arr: np.ndarray, out: np.ndarray) -> None:
+    """Each player's reward in ``out`` (float64, shape ``(2,)``): 1 to the winner (D21),
+    0 to the other; 0.5 each when the game ended without a winner (turn cap, D25). On an
+    unfinished state the player with more prestige points counts as the winner (0.5 each
+    on equal points), for cut-off playouts."""
+    s = state_record(arr)
+    w = s.winner
+    if s.phase != PH_OVER:
+        w = 0 if s.points[0] > s.points[1] else (1 if s.points[1] > s.points[0] else -1)
+    for p in range(2):
+        out[p] = 0.5 if w < 0 else (1.0 if p == w else 0.0)

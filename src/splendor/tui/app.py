@@ -9,9 +9,16 @@ input, ``quit``): then it is unfinished and its ``result`` is null. Everything t
 between the games (drawing, notation, explanations, log events) comes from
 :mod:`splendor.tui.games`.
 
+Seats are ``human`` or a bot spec (:func:`splendor.bots.parse_bot_spec`): ``random``,
+``greedy``, ``mcts[:BUDGET[:PLAYOUT]]``, the levels ``easy``/``medium``/``hard``, or
+``external:CMD``, a program speaking the bot protocol. A bot that fails (it raises, crashes,
+answers garbage or an illegal action, or runs out of time) loses the game by forfeit: the
+reason is printed and the record is saved with that result.
+
 Exit codes of :func:`run_play`: 0 a finished game, or one the person stopped (``quit``,
-end of input); 1 an error (a bot that broke the rules, a record that cannot be written);
-2 bad options (game, player count, seats, turn cap); 130 Ctrl-C.
+end of input); 1 an error (a bot that failed and forfeited, a bot that cannot be set up, a
+record that cannot be written); 2 bad options (game, player count, seats, turn cap); 130
+Ctrl-C.
 """
 
 from __future__ import annotations
@@ -25,7 +32,8 @@ from typing import Any, Callable, Sequence
 from rich.console import Console
 from rich.text import Text
 
-from ..bots import BOT_NAMES, make_bot
+from ..bots import BOT_NAMES, make_bot, parse_bot_spec
+from ..bots.external import ExternalBot
 from ..game import get_game, seats_summary
 from ..match import AgentError, play_game
 from ..record import GameRecord
@@ -34,7 +42,9 @@ from .human import HumanAgent, QuitGame
 
 HUMAN = "human"
 SEAT_KINDS: tuple[str, ...] = (HUMAN, *BOT_NAMES)
-"""Seat kinds accepted by ``--seats``."""
+"""Seat kinds accepted by ``--seats`` (a bot kind may carry options: ``mcts:1s``)."""
+SEAT_FORMS = "human, random, greedy, mcts[:BUDGET[:PLAYOUT]], easy, medium, hard, external:CMD"
+"""How ``--seats`` entries are written, for messages."""
 DEFAULT_FILL = "greedy"
 """The bot that fills seats left out of ``--seats``."""
 
@@ -65,13 +75,19 @@ def game_ui(game: str) -> GameUI:
 
 
 def parse_seats(players: int, seats: str | Sequence[str], game: str = "splendor") -> list[str]:
-    """Seat kinds in seat order: ``seats`` (comma-separated or a list) filled up to
-    ``players`` with :data:`DEFAULT_FILL` bots.
+    """Seats in seat order: ``seats`` (comma-separated or a list) filled up to ``players``
+    with :data:`DEFAULT_FILL` bots.
+
+    Each entry is ``human`` or a bot spec (:func:`splendor.bots.parse_bot_spec`; see
+    :data:`SEAT_FORMS`); the result holds ``"human"`` or the spec's normalised label
+    (``"Random"`` -> ``"random"``, ``"mcts:1S"`` -> ``"mcts:1s"``; an external command keeps
+    its case). Bots are not built here: an external program is not checked yet. An external
+    command cannot contain a comma in a comma-separated string (pass a list instead).
 
     Raises:
         PlayOptionError: an unknown game, ``players`` outside what the game allows (2 to 4
-            for classic, 2 for Duel), an unknown or empty seat kind, or more seats than
-            players.
+            for classic, 2 for Duel), an unknown, malformed or empty seat, or more seats
+            than players. The message says what is allowed.
     """
     module = game_ui(game).module
     lo, hi = module.MIN_PLAYERS, module.MAX_PLAYERS
@@ -82,16 +98,10 @@ def parse_seats(players: int, seats: str | Sequence[str], game: str = "splendor"
                 f"got {players}"
             )
         raise PlayOptionError(f"--players must be {lo} to {hi}, got {players}")
-    items = seats.split(",") if isinstance(seats, str) else list(seats)
-    kinds = [s.strip().lower() for s in items]
-    if kinds == [""]:
-        kinds = []
-    for i, k in enumerate(kinds):
-        if k not in SEAT_KINDS:
-            shown = repr(items[i].strip()) if k else "an empty entry"
-            raise PlayOptionError(
-                f"--seats: seat {i} is {shown}; each seat is one of {', '.join(SEAT_KINDS)}"
-            )
+    items = [str(s).strip() for s in (seats.split(",") if isinstance(seats, str) else seats)]
+    if items == [""]:
+        items = []
+    kinds = [_seat_spec(i, item) for i, item in enumerate(items)]
     if len(kinds) > players:
         if len(kinds) > hi:
             raise PlayOptionError(
@@ -105,9 +115,26 @@ def parse_seats(players: int, seats: str | Sequence[str], game: str = "splendor"
     return kinds + [DEFAULT_FILL] * (players - len(kinds))
 
 
+def _seat_spec(i: int, item: str) -> str:
+    """``"human"`` or the bot spec label of one ``--seats`` entry."""
+    if item.lower() == HUMAN:
+        return HUMAN
+    kind = item.partition(":")[0].strip().lower()
+    if kind not in SEAT_KINDS:
+        shown = repr(item) if item else "an empty entry"
+        raise PlayOptionError(f"--seats: seat {i} is {shown}; each seat is one of {SEAT_FORMS}")
+    if kind == HUMAN:
+        raise PlayOptionError(f"--seats: seat {i} is {item!r}; 'human' takes no options")
+    try:
+        return parse_bot_spec(item).label
+    except ValueError as e:
+        raise PlayOptionError(f"--seats: seat {i} is {item!r}: {e}") from None
+
+
 def seat_names(kinds: Sequence[str], human_name: str = "you") -> list[str]:
-    """A label per seat: the person's name for human seats, the bot's name otherwise;
-    repeated labels get their seat number (``random-0``, ``random-1``)."""
+    """A label per seat: the person's name for human seats, the bot spec's label otherwise
+    (``hard``, ``mcts:1s``, ``external:./my_bot.py``); repeated labels get their seat
+    number (``random-0``, ``random-1``)."""
     base = [(human_name.strip() or "you") if k == HUMAN else k for k in kinds]
     return [f"{b}-{i}" if base.count(b) > 1 else b for i, b in enumerate(base)]
 
@@ -191,8 +218,10 @@ def run_play(
     Args:
         game: ``splendor`` (also ``classic``) or ``duel`` (also ``splendor-duel``).
         players: seats in the game: 2 to 4 for classic, 2 for Duel.
-        seats: comma-separated seat kinds in seat order (``human``, ``greedy``,
-            ``random``); missing seats are greedy bots.
+        seats: comma-separated seats in seat order: ``human`` or a bot spec (``random``,
+            ``greedy``, ``mcts:1s``, ``easy``, ``medium``, ``hard``,
+            ``external:./my_bot.py``); missing seats are greedy bots. A bot that fails
+            forfeits the game (the reason is printed, the record saved; exit code 1).
         seed: the deal (random when None); bots are seeded from it too.
         record_path: where to save the record (default ``records/<time>.json``).
         human_name: the label of the human seat(s).
@@ -205,7 +234,8 @@ def run_play(
         input_fn: how human seats read a line (default: the console); for tests.
 
     Returns:
-        0 finished (or stopped by the person), 1 error, 2 bad options, 130 Ctrl-C.
+        0 finished (or stopped by the person), 1 error (a bot forfeited, or could not be
+        set up, or the record could not be saved), 2 bad options, 130 Ctrl-C.
     """
     out = console or Console(highlight=False)
     err = Console(stderr=True, highlight=False) if console is None else out
@@ -251,6 +281,7 @@ def run_play(
                 agent = make_bot(kind, seed=bot_seeds[-1])
             agents.append(_Narrated(agent))
     except (ValueError, ImportError) as e:
+        _close_bots(agents, None)
         err.print(Text("error: ", style="bold red") + Text(f"cannot set up the seats: {e}"))
         return EXIT_ERROR
 
@@ -261,6 +292,7 @@ def run_play(
             with out.status("preparing the engine…"):
                 module.warm_up()
     except KeyboardInterrupt:
+        _close_bots(agents, None)
         err.print("interrupted before the game started; nothing saved")
         return EXIT_INTERRUPTED
 
@@ -313,6 +345,7 @@ def run_play(
             time.sleep(delay)
 
     final = None
+    bot_seats = {i for i, k in enumerate(kinds) if k != HUMAN}
     try:
         final, rec = play_game(
             agents,
@@ -322,6 +355,7 @@ def run_play(
             record=rec,
             on_decision=on_decision,
             options=options,
+            forfeit_on_error=bot_seats,  # a person's quit / Ctrl-C still stops the game
         )
     except KeyboardInterrupt:
         out.print()
@@ -335,7 +369,17 @@ def run_play(
     except Exception as e:  # a failing bot must not lose the game played so far
         err.print(Text("error: ", style="bold red") + Text(f"{type(e).__name__}: {e}"))
         return _save_unfinished(rec, path, out, err, "game stopped by an error", EXIT_ERROR)
+    finally:
+        _close_bots(agents, rec)  # external programs are told the result and stopped
 
+    forfeit = (rec.result or {}).get("forfeit")
+    if forfeit is not None:
+        loser = forfeit["seat"]
+        err.print(
+            Text("error: ", style="bold red")
+            + Text(f"{names[loser]} (seat {loser}) forfeits: {forfeit['reason']}"),
+            soft_wrap=True,
+        )
     saved = _save(rec, path, err)
     if saved is None:
         return EXIT_ERROR
@@ -343,10 +387,31 @@ def run_play(
     if not quiet:
         out.print(render.render_board(obs, names, you=bool(humans)))
         out.print(render.render_scores(obs, names))
-    for text in render.result_lines(obs, names):
-        out.print(Text(text, style="bold"))
+    for text in forfeit_lines(rec.result, names) if forfeit else render.result_lines(obs, names):
+        out.print(Text(text, style="bold"), soft_wrap=forfeit is not None)
     out.print(f"record saved to {saved}", soft_wrap=True)
-    return EXIT_OK
+    return EXIT_ERROR if forfeit else EXIT_OK
+
+
+def forfeit_lines(result: dict[str, Any], names: Sequence[str]) -> list[str]:
+    """``scores: a 6, b 4`` and ``winner: a (forfeit by b, 21 turns)`` for a forfeit
+    result (:func:`splendor.record.forfeit_result`), in the words of :func:`render.result_lines`."""
+    scores = ", ".join(f"{names[p]} {s}" for p, s in enumerate(result["scores"]))
+    winners = " and ".join(names[w] for w in result["winners"])
+    loser = names[result["forfeit"]["seat"]]
+    return [f"scores: {scores}", f"winner: {winners} (forfeit by {loser}, {result['turns']} turns)"]
+
+
+def _close_bots(agents: Sequence["_Narrated"], rec: GameRecord | None) -> None:
+    """Close every bot that has a ``close()``; external programs are told the result
+    (None for a game that did not end)."""
+    result = rec.result if rec is not None else None
+    for a in agents:
+        bot = a.agent
+        if isinstance(bot, ExternalBot):
+            bot.close(result)
+        elif callable(getattr(bot, "close", None)):
+            bot.close()
 
 
 def _save_unfinished(
@@ -368,7 +433,9 @@ __all__ = [
     "DEFAULT_FILL",
     "PlayOptionError",
     "SEAT_KINDS",
+    "SEAT_FORMS",
     "default_record_path",
+    "forfeit_lines",
     "game_ui",
     "parse_seats",
     "resolve_turn_cap",

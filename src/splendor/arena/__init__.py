@@ -1,0 +1,283 @@
+"""The arena: many games between bots, with results, Elo ratings and records.
+
+``run_arena(["random", "greedy"], game="classic", players=2, games=100)`` plays a
+tournament and returns its results document (:mod:`splendor.arena.report`); ``splendor
+arena`` is the command around it.
+
+- :mod:`~splendor.arena.schedule`: lineups (every bot in every seat equally), cycles of
+  games sharing one deal, and the seeds;
+- :mod:`~splendor.arena.runner`: one game per task, on the ``serial``, ``local`` (process
+  pool) or ``ray`` backend; a failing bot forfeits;
+- :mod:`~splendor.arena.ratings`: Elo (Bradley-Terry) with bootstrap 95% intervals;
+- :mod:`~splendor.arena.report`: the table, the JSON document and the plot.
+
+Outputs in the ``out`` folder: ``games/NNNNN.json`` (every game's record, replayable with
+``splendor replay``), ``results.json`` and ``ratings.png``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from .ratings import BOOTSTRAP, Ratings, rate
+from .report import build_results, ms_per_decision, plot_ratings
+from .runner import BACKENDS, ArenaError, check_backend, play_task, run_tasks
+from .schedule import GameTask, Schedule, lineups, make_schedule
+
+DUEL_TURN_CAP = 400
+"""Default turn cap (D25) of arena Duel games, so that no pair of bots plays forever."""
+
+
+@dataclass(frozen=True)
+class ArenaSetup:
+    """A checked arena: what :func:`prepare_arena` returns.
+
+    Attributes:
+        game: registered game name (``"splendor"`` or ``"duel"``).
+        players: seats per game.
+        specs: bot specs as given (stripped), one per bot.
+        labels: distinct bot labels (a repeated spec gets ``-0``, ``-1``… suffixes).
+        deterministic: True when every bot is (random, greedy, MCTS with an iteration
+            budget), so the same seed gives the same results.
+        schedule: the games.
+        seed: the arena seed.
+        options: game options of every game.
+    """
+
+    game: str
+    players: int
+    specs: tuple[str, ...]
+    labels: tuple[str, ...]
+    deterministic: bool
+    schedule: Schedule
+    seed: int
+    options: dict[str, Any]
+
+
+def parse_bots(bots: str | Sequence[str]) -> list[str]:
+    """Split a comma-separated list of bot specs (or check a list of them).
+
+    Raises:
+        ValueError: an empty entry or a bad spec (the message lists what is allowed), or
+            fewer than two bots.
+    """
+    from ..bots import parse_bot_spec
+
+    items = bots.split(",") if isinstance(bots, str) else list(bots)
+    specs = [str(s).strip() for s in items]
+    if any(not s for s in specs):
+        raise ValueError(f"empty bot in {bots!r}: give comma-separated bot specs")
+    for s in specs:
+        try:
+            parse_bot_spec(s)
+        except ValueError as e:
+            raise ValueError(f"bad bot {s!r}: {e}") from None
+    if len(specs) < 2:
+        raise ValueError(f"an arena needs at least two bots, got {len(specs)}")
+    return specs
+
+
+def prepare_arena(
+    bots: str | Sequence[str],
+    *,
+    game: str = "classic",
+    players: int = 2,
+    games: int = 100,
+    seed: int = 0,
+    turn_cap: int | None = None,
+) -> ArenaSetup:
+    """Check the settings and build the schedule, without playing.
+
+    Args:
+        bots: bot specs (see :mod:`splendor.bots`), a list or comma-separated.
+        game: ``classic`` (or ``splendor``) or ``duel`` (or ``splendor-duel``).
+        players: seats per game.
+        games: games wanted; rounded up to whole cycles (see :mod:`.schedule`).
+        seed: arena seed, ``>= 0``.
+        turn_cap: Duel's turn cap (D25): None for :data:`DUEL_TURN_CAP`, 0 for none.
+            Classic has its own stall rule (C17) and takes no cap.
+
+    Raises:
+        ValueError: unknown game, bad player count, bad bot spec, fewer than two bots,
+            ``games < 1``, negative seed, a turn cap for classic or a negative one.
+    """
+    from ..bots import parse_bot_spec
+    from ..game import check_player_count, get_game
+
+    module = get_game(game)
+    check_player_count(module, players)
+    specs = parse_bots(bots)
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, got {games}")
+    if seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {seed}")
+    options: dict[str, Any] = {}
+    if module.GAME_NAME == "duel":
+        cap = DUEL_TURN_CAP if turn_cap is None else turn_cap
+        if cap < 0:
+            raise ValueError(f"--turn-cap must be >= 0, got {cap}")
+        if cap:
+            options["turn_cap"] = int(cap)
+    elif turn_cap is not None:
+        raise ValueError("--turn-cap is for Splendor Duel only (classic ends by rule C17)")
+    parsed = [parse_bot_spec(s) for s in specs]
+    base = [p.label for p in parsed]
+    labels = [f"{b}-{i}" if base.count(b) > 1 else b for i, b in enumerate(base)]
+    deterministic = all(
+        p.kind in ("random", "greedy") or (p.kind == "mcts" and p.iterations is not None)
+        for p in parsed
+    )
+    schedule = make_schedule(
+        specs, labels, game=module.GAME_NAME, num_players=players, games=games, seed=seed,
+        options=options,
+    )
+    return ArenaSetup(
+        game=module.GAME_NAME, players=players, specs=tuple(specs), labels=tuple(labels),
+        deterministic=deterministic, schedule=schedule, seed=seed, options=options,
+    )
+
+
+def default_out_dir(now: datetime | None = None) -> Path:
+    """``arena/<YYYYmmdd-HHMMSS>`` (with a ``-2``, ``-3``… suffix if it exists)."""
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    path = Path("arena") / stamp
+    k = 1
+    while path.exists():
+        k += 1
+        path = Path("arena") / f"{stamp}-{k}"
+    return path
+
+
+def run_arena(
+    bots: str | Sequence[str] | ArenaSetup,
+    *,
+    game: str = "classic",
+    players: int = 2,
+    games: int = 100,
+    seed: int = 0,
+    turn_cap: int | None = None,
+    backend: str = "local",
+    workers: int | None = None,
+    address: str | None = None,
+    out: str | Path | None = None,
+    bootstrap: int = BOOTSTRAP,
+    plot: bool = True,
+    on_game: Callable[[int, int, Mapping[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Play an arena and return its results document (:mod:`splendor.arena.report`).
+
+    Args:
+        bots: bot specs (list or comma-separated), or an :class:`ArenaSetup` (then
+            ``game``, ``players``, ``games``, ``seed`` and ``turn_cap`` are ignored).
+        game, players, games, seed, turn_cap: see :func:`prepare_arena`.
+        backend: ``local`` (process pool), ``serial`` (this process) or ``ray``. The local
+            pool *spawns* its workers, which import the main module: call ``run_arena``
+            from under ``if __name__ == "__main__":`` in a script.
+        workers: processes of the local pool, or CPUs of a local Ray instance; default
+            ``os.cpu_count()``.
+        address: Ray cluster address (``ray`` only); without one a local Ray instance is
+            started for the run (unless Ray is already initialised in this process).
+        out: output folder (default :func:`default_out_dir`): ``games/NNNNN.json`` records,
+            ``results.json``, ``ratings.png``.
+        bootstrap: bootstrap resamples for the Elo intervals (0: none).
+        plot: write ``ratings.png``.
+        on_game: called as ``on_game(done, total, summary)`` after each game (in order of
+            completion).
+
+    Returns:
+        the results document; ``results["run"]["out"]`` is the output folder. Apart from
+        ``run``, it depends only on the settings when the bots are deterministic.
+
+    Raises:
+        ValueError: bad settings (before any game is played).
+        ArenaError: a game failed for a reason that is not a bot's, or Ray is unreachable.
+    """
+    setup = bots if isinstance(bots, ArenaSetup) else prepare_arena(
+        bots, game=game, players=players, games=games, seed=seed, turn_cap=turn_cap
+    )
+    check_backend(backend, address, workers)
+    if bootstrap < 0:
+        raise ValueError(f"bootstrap must be >= 0, got {bootstrap}")
+    n_workers = workers if workers is not None else (os.cpu_count() or 1)
+    folder = Path(out) if out is not None else default_out_dir()
+    (folder / "games").mkdir(parents=True, exist_ok=True)
+    from ..record import GameRecord
+
+    tasks = setup.schedule.tasks
+    total = len(tasks)
+    summaries: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    it = run_tasks(tasks, backend=backend, workers=n_workers, address=address)
+    try:
+        for done in it:
+            summary = done["summary"]
+            path = folder / "games" / f"{summary['index']:05d}.json"
+            GameRecord.from_dict(done["record"]).save(path)
+            summary["record"] = str(Path("games") / path.name)
+            summaries.append(summary)
+            if on_game is not None:
+                on_game(len(summaries), total, summary)
+    finally:
+        close = getattr(it, "close", None)
+        if close is not None:
+            close()
+    elapsed = time.perf_counter() - started
+    summaries.sort(key=lambda s: s["index"])
+    ratings = rate(summaries, len(setup.labels), bootstrap=bootstrap, seed=setup.seed)
+    sched = setup.schedule
+    results = build_results(
+        settings={
+            "game": setup.game,
+            "players": setup.players,
+            "specs": setup.specs,
+            "seed": setup.seed,
+            "requested_games": sched.requested,
+            "cycles": sched.cycles,
+            "lineups": sched.lineups,
+            "options": setup.options,
+            "deterministic": setup.deterministic,
+        },
+        labels=setup.labels,
+        games=summaries,
+        ratings=ratings,
+        run={
+            "backend": backend,
+            "workers": n_workers if backend != "serial" else 1,
+            "address": address,
+            "elapsed_s": round(elapsed, 3),
+            "ms_per_decision": ms_per_decision(summaries, len(setup.labels)),
+            "out": str(folder),
+            "results": str(folder / "results.json"),
+            "plot": str(folder / "ratings.png") if plot else None,
+        },
+    )
+    (folder / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    if plot:
+        plot_ratings(results, folder / "ratings.png")
+    return results
+
+
+__all__ = [
+    "BACKENDS",
+    "DUEL_TURN_CAP",
+    "ArenaError",
+    "ArenaSetup",
+    "GameTask",
+    "Ratings",
+    "Schedule",
+    "default_out_dir",
+    "lineups",
+    "make_schedule",
+    "parse_bots",
+    "play_task",
+    "prepare_arena",
+    "rate",
+    "run_arena",
+    "run_tasks",
+]

@@ -1,0 +1,241 @@
+"""Compiled playout policies for the MCTS bot, one per game.
+
+A policy has the signature ``policy(arr, mask, n_legal, heuristic, rng) -> action id``:
+``arr`` is a full state (the game's ``STATE_DTYPE``, shape ``(1,)``), ``mask`` its legal
+mask already filled (bool, ``(NUM_ACTIONS,)``) with ``n_legal >= 1`` decisions, ``rng``
+the splitmix64 generator (uint64, ``(1,)``). With ``heuristic`` False the choice is
+uniform among the legal decisions. With ``heuristic`` True it is a cheap rule of thumb,
+still randomised so playouts differ:
+
+* buy the affordable card worth the most (prestige points, then crowns in Duel; ties at
+  random), at the default payment;
+* else take tokens (3 when possible: the most tokens), never spending a privilege or
+  replenishing in Duel when something else is possible;
+* else (and in the other decisions: payments, returns, nobles, abilities) uniformly at
+  random;
+* with probability 1/8 a uniformly random decision anyway (exploration).
+
+The policies read only the state array's public fields and the static card tables.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..classic import actions as ca
+from ..classic import cards as cc
+from ..classic import rules as cr
+from ..colors import NUM_GEMS
+from ..core import ENGINE_SOURCES, refresh_numba_cache, rng_below, state_record
+from ..duel import actions as da
+from ..duel import board as db
+from ..duel import cards as dc
+from ..duel import rules as dr
+
+refresh_numba_cache(__file__, *ENGINE_SOURCES)
+
+__all__ = ["classic_policy", "duel_policy", "random_legal", "rng_below"]
+
+EXPLORE_IN_8 = 1  # chance (out of 8) of a uniformly random decision in heuristic mode
+
+
+@njit(cache=True)
+def random_legal(mask: np.ndarray, n_legal: int, rng: np.ndarray) -> int:
+    """A uniformly random legal decision id (``n_legal`` ids are set in ``mask``)."""
+    k = rng_below(rng, n_legal)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def _best_in(mask: np.ndarray, lo: int, hi: int, score: np.ndarray, rng: np.ndarray) -> int:
+    """The legal id in ``[lo, hi)`` with the highest ``score[id - lo]`` (ties at random),
+    or -1 when none of them is legal."""
+    best = -1
+    best_score = -1e300
+    ties = 0
+    for a in range(lo, hi):
+        if mask[a]:
+            v = score[a - lo]
+            if v > best_score:
+                best, best_score, ties = a, v, 1
+            elif v == best_score:
+                ties += 1
+                if rng_below(rng, ties) == 0:
+                    best = a
+    return best
+
+
+@njit(cache=True)
+def classic_policy(arr: np.ndarray, mask: np.ndarray, n_legal: int, heuristic: bool, rng: np.ndarray) -> int:
+    """Playout policy of classic Splendor (see the module docstring)."""
+    if not heuristic or n_legal == 1 or rng_below(rng, 8) < EXPLORE_IN_8:
+        return random_legal(mask, n_legal, rng)
+    s = state_record(arr)
+    if s.phase != cr.PH_MAIN:
+        return random_legal(mask, n_legal, rng)
+    p = s.current
+    n_buy = ca.BUY_CHOOSE - ca.BUY_FACEUP
+    score = np.empty(n_buy, dtype=np.float64)
+    for i in range(n_buy):
+        a = ca.BUY_FACEUP + i
+        card = -1
+        if a < ca.BUY_RESERVED:
+            card = s.faceup[i // 4, i % 4]
+        else:
+            card = s.reserved[p, a - ca.BUY_RESERVED]
+        score[i] = 0.0 if card < 0 else 1.0 + cc.CARD_POINTS[card] + 0.1 * cc.CARD_LEVEL[card]
+    a = _best_in(mask, ca.BUY_FACEUP, ca.BUY_CHOOSE, score, rng)
+    if a >= 0:
+        return a
+    # Tokens toward a target: the card with the best points per missing token.
+    want = np.zeros(NUM_GEMS, dtype=np.float64)
+    best_value = -1.0
+    for i in range(n_buy):
+        a = ca.BUY_FACEUP + i
+        card = s.faceup[i // 4, i % 4] if a < ca.BUY_RESERVED else s.reserved[p, a - ca.BUY_RESERVED]
+        if card < 0:
+            continue
+        missing = 0
+        for c in range(NUM_GEMS):
+            m = cc.CARD_COST[card, c] - s.bonuses[p, c] - s.tokens[p, c]
+            if m > 0:
+                missing += m
+        value = (1.0 + cc.CARD_POINTS[card]) / (1.0 + missing)
+        if value > best_value:
+            best_value = value
+            for c in range(NUM_GEMS):
+                m = cc.CARD_COST[card, c] - s.bonuses[p, c] - s.tokens[p, c]
+                want[c] = m if m > 0 else 0.0
+    n3 = ca.TAKE2_DIFF - ca.TAKE3
+    score3 = np.empty(n3, dtype=np.float64)
+    for k in range(n3):
+        v = 0.0
+        for j in range(3):
+            v += min(want[ca.TAKE3_COLORS[k, j]], 1.0)
+        score3[k] = v
+    a = _best_in(mask, ca.TAKE3, ca.TAKE2_DIFF, score3, rng)
+    if a >= 0:
+        return a
+    for lo, hi in ((ca.TAKE2_SAME, ca.RESERVE_FACEUP),
+                   (ca.TAKE2_DIFF, ca.TAKE1), (ca.TAKE1, ca.TAKE2_SAME)):
+        n = 0
+        for b in range(lo, hi):
+            if mask[b]:
+                n += 1
+        if n > 0:
+            k = rng_below(rng, n)
+            for b in range(lo, hi):
+                if mask[b]:
+                    if k == 0:
+                        return b
+                    k -= 1
+    return random_legal(mask, n_legal, rng)
+
+
+@njit(cache=True)
+def duel_policy(arr: np.ndarray, mask: np.ndarray, n_legal: int, heuristic: bool, rng: np.ndarray) -> int:
+    """Playout policy of Splendor Duel (see the module docstring)."""
+    if not heuristic or n_legal == 1 or rng_below(rng, 8) < EXPLORE_IN_8:
+        return random_legal(mask, n_legal, rng)
+    s = state_record(arr)
+    if s.phase != dr.PH_MAIN:
+        return random_legal(mask, n_legal, rng)
+    p = s.current
+    n_buy = da.BUY_CHOOSE - da.BUY
+    score = np.empty(n_buy, dtype=np.float64)
+    for i in range(n_buy):
+        card = s.pyramid[i] if i < dc.NUM_PYRAMID else s.reserved[p, i - dc.NUM_PYRAMID]
+        score[i] = 0.0 if card < 0 else 1.0 + dc.CARD_POINTS[card] + 0.5 * dc.CARD_CROWNS[card]
+    a = _best_in(mask, da.BUY, da.BUY_CHOOSE, score, rng)
+    if a >= 0:
+        return a
+    n_take = da.TAKE_GOLD - da.TAKE
+    size = np.empty(n_take, dtype=np.float64)
+    for i in range(n_take):
+        size[i] = db.LINE_LEN[i]
+    a = _best_in(mask, da.TAKE, da.TAKE_GOLD, size, rng)
+    if a >= 0:
+        return a
+    # Nothing to buy or take: anything but spending privileges or replenishing, if possible.
+    n = 0
+    for b in range(da.TAKE_GOLD, mask.shape[0]):
+        if mask[b]:
+            n += 1
+    if n == 0:
+        return random_legal(mask, n_legal, rng)
+    k = rng_below(rng, n)
+    for b in range(da.TAKE_GOLD, mask.shape[0]):
+        if mask[b]:
+            if k == 0:
+                return b
+            k -= 1
+    return -1
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+@njit(cache=True)
+def _squash(x: float) -> float:
+    """Logistic squashing of a value difference into a reward in (0, 1)."""
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+@njit(cache=True)
+def classic_evaluate(arr: np.ndarray, out: np.ndarray) -> None:
+    """Rewards in ``out`` (float64, ``(4,)``) for an unfinished classic game cut off in a
+    playout: each player's value (prestige points / 15 plus small credits for bonuses,
+    tokens and progress toward nobles), squashed against the best other player's value."""
+    s = state_record(arr)
+    n = s.num_players
+    value = np.zeros(4, dtype=np.float64)
+    for p in range(n):
+        bonus = 0
+        tokens = 0
+        for c in range(NUM_GEMS):
+            bonus += s.bonuses[p, c]
+            tokens += s.tokens[p, c]
+        tokens += s.tokens[p, NUM_GEMS]
+        value[p] = s.points[p] / 15.0 + 0.025 * bonus + 0.008 * tokens
+    for p in range(out.shape[0]):
+        if p >= n:
+            out[p] = 0.0
+            continue
+        other = -1e300
+        for q in range(n):
+            if q != p and value[q] > other:
+                other = value[q]
+        out[p] = _squash(6.0 * (value[p] - other))
+
+
+@njit(cache=True)
+def duel_evaluate(arr: np.ndarray, out: np.ndarray) -> None:
+    """Rewards in ``out`` (float64, ``(2,)``) for an unfinished duel cut off in a playout:
+    each player's progress toward the nearest victory condition (D21: 20 prestige points,
+    10 crowns, 10 points in one colour) plus small credits for bonuses, tokens and
+    privileges, squashed against the opponent's."""
+    s = state_record(arr)
+    value = np.zeros(2, dtype=np.float64)
+    for p in range(2):
+        best_color = 0
+        bonus = 0
+        for c in range(5):
+            if s.color_points[p, c] > best_color:
+                best_color = s.color_points[p, c]
+            bonus += s.bonuses[p, c]
+        tokens = 0
+        for c in range(7):
+            tokens += s.tokens[p, c]
+        progress = max(s.points[p] / 20.0, s.crowns[p] / 10.0, best_color / 10.0)
+        value[p] = (
+            progress + 0.1 * s.points[p] / 20.0 + 0.02 * bonus + 0.006 * tokens
+            + 0.01 * s.privileges[p]
+        )
+    out[0] = _squash(6.0 * (value[0] - value[1]))
+    out[1] = 1.0 - out[0]

@@ -1,0 +1,215 @@
+"""Compiled information-set MCTS, one implementation for both games.
+
+Single-observer information-set Monte Carlo tree search (SO-ISMCTS; Cowling, Powley and
+Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012). Every iteration:
+
+1. *Determinization*: deal the cards the searching seat cannot see at random, consistent
+   with its observation (the game's ``determinize_into``; C16, D22). The search never
+   reads the true state, only the observation.
+2. *Selection*: from the root, follow the children whose decision is legal in this
+   determinization, maximising UCB1 with availability counts,
+   ``Q/n + c * sqrt(ln(avail) / n)``, where ``Q`` is the total reward of the player who
+   made that decision (max-n: every player maximises its own reward, so 3-4 player games
+   are not treated as two-player zero-sum).
+3. *Expansion*: the first node with a legal decision that has no child gets one new child
+   (chosen uniformly among the untried decisions).
+4. *Playout*: the game's playout policy (uniform random or a cheap heuristic) to the end of
+   the game or ``max_playout`` decisions; then each player's reward: at the end of the
+   game the game's ``rewards`` (1 shared by the winners, 0 otherwise), else the bot's
+   evaluation of the cut-off position (:mod:`splendor.bots.playout`), also in [0, 1].
+5. *Backpropagation*: every node on the path gains a visit and the reward of the player
+   who moved into it.
+
+The tree lives in flat arrays (see :func:`new_tree`) so that a search can run in chunks of
+iterations from Python (which checks the clock between chunks; numba has no clock) and
+grow the same tree. The kernels take the game's compiled functions as arguments; the thin
+``search_classic``/``search_duel`` wrappers fix them so numba can cache the result.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ..classic import rules as classic_rules
+from ..duel import rules as duel_rules
+from ..core import ENGINE_SOURCES, refresh_numba_cache, state_record
+from . import playout as _playout
+
+refresh_numba_cache(__file__, *ENGINE_SOURCES, _playout.__file__)
+
+# Tree arrays (all of length `capacity`); index 0 is the root.
+T_PARENT = 0
+T_CHILD = 1  # first child, -1 none
+T_SIBLING = 2  # next sibling, -1 none
+T_ACTION = 3  # decision id that leads here (root: -1)
+T_PLAYER = 4  # seat that made that decision
+T_FIELDS = 5
+
+NO_NODE = -1
+
+
+def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Empty tree arrays for at most ``capacity`` nodes (``capacity >= 1``).
+
+    Returns:
+        ``(links, stats, size)``: ``links`` int32 ``(T_FIELDS, capacity)`` (parent, first
+        child, next sibling, action, player); ``stats`` float64 ``(3, capacity)`` (visits,
+        availability, total reward of the node's player); ``size`` int64 ``(1,)`` nodes in
+        use (1: the root only).
+    """
+    if capacity < 1:
+        raise ValueError(f"tree capacity must be at least 1, got {capacity}")
+    links = np.full((T_FIELDS, capacity), NO_NODE, dtype=np.int32)
+    stats = np.zeros((3, capacity), dtype=np.float64)
+    size = np.ones(1, dtype=np.int64)
+    return links, stats, size
+
+
+@njit(cache=True)
+def _select_or_expand(links, stats, size, node, mask, n_legal, c, rng):
+    """Pick the next node below ``node`` for this determinization: a new child for an
+    untried legal decision (returns ``(child, 1)``), or the best UCB child among the legal
+    ones (returns ``(child, 0)``). Returns ``(-1, 0)`` when the tree is full."""
+    tried = 0
+    child = links[T_CHILD, node]
+    while child != NO_NODE:
+        if mask[links[T_ACTION, child]]:
+            tried += 1
+        child = links[T_SIBLING, child]
+    if tried < n_legal:
+        if size[0] >= links.shape[1]:
+            return NO_NODE, 0
+        k = _playout.rng_below(rng, n_legal - tried)
+        action = -1
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                seen = False
+                ch = links[T_CHILD, node]
+                while ch != NO_NODE:
+                    if links[T_ACTION, ch] == a:
+                        seen = True
+                        break
+                    ch = links[T_SIBLING, ch]
+                if not seen:
+                    if k == 0:
+                        action = a
+                        break
+                    k -= 1
+        new = size[0]
+        size[0] += 1
+        links[T_PARENT, new] = node
+        links[T_CHILD, new] = NO_NODE
+        links[T_SIBLING, new] = links[T_CHILD, node]
+        links[T_ACTION, new] = action
+        links[T_CHILD, node] = new
+        stats[0, new] = 0.0
+        stats[1, new] = 0.0
+        stats[2, new] = 0.0
+        return new, 1
+    best = NO_NODE
+    best_score = -1e300
+    child = links[T_CHILD, node]
+    while child != NO_NODE:
+        if mask[links[T_ACTION, child]]:
+            stats[1, child] += 1.0
+            n = stats[0, child]
+            if n <= 0.0:
+                score = 1e300
+            else:
+                score = stats[2, child] / n + c * math.sqrt(math.log(stats[1, child]) / n)
+            if score > best_score:
+                best_score = score
+                best = child
+        child = links[T_SIBLING, child]
+    return best, 0
+
+
+@njit(cache=True)
+def _iterate(
+    obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, rng,
+    legal_mask, apply, determinize_into, rewards, policy, evaluate,
+):
+    """Run ``iterations`` ISMCTS iterations from observation ``obs`` (see the module
+    docstring); ``work`` is a state array used as the determinization. Returns the number
+    of iterations run (fewer when the tree is full), or -1 if a determinization failed."""
+    done = 0
+    for _ in range(iterations):
+        if determinize_into(obs, work, rng) < 0:
+            return -1
+        s = state_record(work)
+        node = 0
+        path_len = 0
+        full = False
+        while s.current >= 0:
+            n_legal = legal_mask(work, mask)
+            if n_legal == 0:
+                break
+            player = s.current
+            nxt, expanded = _select_or_expand(links, stats, size, node, mask, n_legal, c, rng)
+            if nxt == NO_NODE:
+                full = True
+                break
+            links[T_PLAYER, nxt] = player
+            apply(work, links[T_ACTION, nxt])
+            if expanded:
+                stats[1, nxt] += 1.0
+            node = nxt
+            path_len += 1
+            if expanded:
+                break
+        if full and path_len == 0:
+            return done
+        steps = 0
+        while s.current >= 0 and steps < max_playout:
+            n_legal = legal_mask(work, mask)
+            if n_legal == 0:
+                break
+            apply(work, policy(work, mask, n_legal, heuristic, rng))
+            steps += 1
+        if s.current >= 0:
+            evaluate(work, reward)
+        else:
+            rewards(work, reward)
+        while node > 0:
+            stats[0, node] += 1.0
+            stats[2, node] += reward[links[T_PLAYER, node]]
+            node = links[T_PARENT, node]
+        stats[0, 0] += 1.0
+        done += 1
+        if full:
+            return done
+    return done
+
+
+@njit(cache=True)
+def search_classic(obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, rng):
+    """:func:`_iterate` for classic Splendor (state arrays of classic ``STATE_DTYPE``)."""
+    return _iterate(
+        obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, rng,
+        classic_rules.legal_mask, classic_rules.apply, classic_rules.determinize_into,
+        classic_rules.rewards, _playout.classic_policy, _playout.classic_evaluate,
+    )
+
+
+@njit(cache=True)
+def search_duel(obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, rng):
+    """:func:`_iterate` for Splendor Duel (state arrays of duel ``STATE_DTYPE``)."""
+    return _iterate(
+        obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, rng,
+        duel_rules.legal_mask, duel_rules.apply, duel_rules.determinize_into,
+        duel_rules.rewards, _playout.duel_policy, _playout.duel_evaluate,
+    )
+
+
+def root_children(links: np.ndarray, stats: np.ndarray) -> list[tuple[int, float, float]]:
+    """The root's children as ``(action id, visits, mean reward of the mover)``."""
+    out = []
+    child = int(links[T_CHILD, 0])
+    while child != NO_NODE:
+        n = float(stats[0, child])
+        out.append((int(links[T_ACTION, child]), n, float(stats[2, child]) / n if n else 0.0))
+        child = int(links[T_SIBLING, child])
+    return out
