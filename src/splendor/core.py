@@ -239,11 +239,20 @@ def redeal_hidden(
     reserved_level: np.ndarray,
     num_reserved: np.ndarray,
     num_players: int,
+    pay_card: int,
+    pay_src: int,
+    current: int,
+    first_reserved_src: int,
     rng: np.ndarray,
 ) -> int:
     """Deal the cards an observer cannot see into the hidden places, uniformly at random.
 
-    For each level, the cards not marked in ``seen`` (bool, one per card id) with that
+    ``seen`` (bool, one per card id) comes marked with the game's public cards (face-up,
+    bought); the visible reserved cards and the card being paid for (``pay_card``, -1 for
+    none) are marked here, and a blind reserve being paid for (``pay_src`` at least
+    ``first_reserved_src``, the source ids of ``current``'s reserved slots) is put back in
+    its slot, since its owner's payment shows it (C9, D10). Then for each level the cards
+    not marked in ``seen`` with that
     ``card_level`` (0-based) are shuffled with ``rng`` and dealt first to the hidden
     reserved slots of that level (``reserved[p, k] < 0`` with ``reserved_level[p, k] ==
     level + 1``, for ``k < num_reserved[p]``), then to the deck (``decks[level, :deck_len]``;
@@ -253,6 +262,15 @@ def redeal_hidden(
         0, or ``-(level + 1)`` when a level's unseen cards do not match its hidden places
         (an inconsistent observation; the arrays are then partly written).
     """
+    for p in range(reserved.shape[0]):
+        for k in range(reserved.shape[1]):
+            if reserved[p, k] >= 0:
+                seen[reserved[p, k]] = True
+    if pay_card >= 0:
+        seen[pay_card] = True
+        k = pay_src - first_reserved_src
+        if k >= 0 and reserved[current, k] < 0:
+            reserved[current, k] = pay_card
     n_cards = seen.shape[0]
     pool = np.empty(n_cards, dtype=np.int16)
     for lvl in range(decks.shape[0]):

@@ -656,18 +656,10 @@ def determinize_into(obs: np.ndarray, out: np.ndarray, rng: np.ndarray) -> int:
         for k in range(s.faceup.shape[1]):
             if s.faceup[lvl, k] >= 0:
                 seen[s.faceup[lvl, k]] = True
-    for p in range(s.reserved.shape[0]):
-        for k in range(s.reserved.shape[1]):
-            if s.reserved[p, k] >= 0:
-                seen[s.reserved[p, k]] = True
-    if s.pay_card >= 0:
-        seen[s.pay_card] = True
-        k = s.pay_src - 12  # a blind reserve being paid for is shown: put it back
-        if k >= 0 and s.reserved[s.current, k] < 0:
-            s.reserved[s.current, k] = s.pay_card
     r = redeal_hidden(
         seen, CARD_LEVEL, s.decks, s.deck_len, s.reserved, s.reserved_level,
-        s.num_reserved, s.num_players, rng,
+        s.num_reserved, s.num_players, s.pay_card, s.pay_src,
+        s.current, BUY_RESERVED - BUY_FACEUP, rng,
     )
     s.observer = -1
     s.rng[0] = rng_next(rng)
