@@ -155,7 +155,7 @@ class MCTSBot:
         if self.iterations is not None:
             capacity = self.iterations + 1
         else:
-            capacity = int(min(4_000_000, max(10_000, self.seconds * 60_000)))  # type: ignore[operator]
+            capacity = int(min(8_000_000, max(10_000, self.seconds * 200_000)))  # type: ignore[operator]
         links, stats, size = search.new_tree(capacity)
         work = np.zeros(1, dtype=kernel.dtype)
         mask = np.zeros(kernel.num_actions, dtype=np.bool_)

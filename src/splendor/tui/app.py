@@ -285,12 +285,19 @@ def run_play(
         err.print(Text("error: ", style="bold red") + Text(f"cannot set up the seats: {e}"))
         return EXIT_ERROR
 
+    def warm_up() -> None:
+        module.warm_up()
+        if any(k != HUMAN and parse_bot_spec(k).kind == "mcts" for k in kinds):
+            from ..bots.mcts import warm_up as warm_up_search
+
+            warm_up_search()  # compiles the search once, not during the first move
+
     try:
         if quiet:
-            module.warm_up()
+            warm_up()
         else:
             with out.status("preparing the engine…"):
-                module.warm_up()
+                warm_up()
     except KeyboardInterrupt:
         _close_bots(agents, None)
         err.print("interrupted before the game started; nothing saved")
