@@ -239,7 +239,7 @@ def bench_mcts(num_players: int, seconds: float, game: str = "classic") -> dict[
         iterations = 0
         spent = 0.0
         for st in positions:
-            bot = MCTSBot(seconds=seconds / 6, seed=1, **kwargs)  # type: ignore[arg-type]
+            bot = MCTSBot(seconds=seconds / 6, seed=1, early_stop=False, **kwargs)  # type: ignore[arg-type]
             bot.search(st.observation(st.current_player))
             assert bot.last is not None
             iterations += bot.last.iterations

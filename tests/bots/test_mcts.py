@@ -26,9 +26,34 @@ def _midgame(module, seed: int, decisions: int = 30, players: int = 2):
 
 
 @pytest.mark.parametrize("module", GAMES, ids=["classic", "duel"])
+@pytest.mark.parametrize("seed", range(4))
+def test_early_stop_keeps_the_choice_and_saves_iterations(module, seed):
+    """An iteration budget ends early only when the leader can no longer be overtaken:
+    the decision is the one the whole budget gives."""
+    saved = 0
+    for depth in (0, 3, 8):
+        st = _midgame(module, depth + seed)
+        legal = st.legal_actions()
+        if len(legal) < 2:
+            continue
+        obs = st.observation(st.current_player)
+        full = MCTSBot(iterations=3000, seed=seed, early_stop=False)
+        quick = MCTSBot(iterations=3000, seed=seed)
+        assert quick.choose(obs, legal) == full.choose(obs, legal)
+        assert full.last is not None and quick.last is not None
+        assert full.last.iterations == 3000 and quick.last.iterations <= 3000
+        best = max(quick.last.visits.values())
+        others = sorted(quick.last.visits.values())[:-1] or [0]
+        if quick.last.iterations < 3000:
+            assert best - max(others) > 3000 - quick.last.iterations
+        saved += 3000 - quick.last.iterations
+    assert saved > 0
+
+
+@pytest.mark.parametrize("module", GAMES, ids=["classic", "duel"])
 def test_choice_is_legal_and_search_counts_iterations(module):
     st = _midgame(module, 3)
-    bot = MCTSBot(iterations=300, seed=1)
+    bot = MCTSBot(iterations=300, seed=1, early_stop=False)
     legal = st.legal_actions()
     choice = bot.choose(st.observation(st.current_player), legal)
     assert choice in legal
@@ -142,7 +167,8 @@ def test_mcts_beats_random_in_classic():
 @pytest.mark.parametrize(
     "kwargs",
     [{"seconds": None}, {"iterations": 0}, {"seconds": -1.0}, {"playout": "smart"},
-     {"iterations": 10, "max_playout": -1}],
+     {"iterations": 10, "max_playout": -1}, {"iterations": 10, "margin": 1.5},
+     {"iterations": 10, "margin": -0.1}],
 )
 def test_bad_configuration_is_refused(kwargs):
     with pytest.raises(ValueError):

@@ -33,11 +33,13 @@ class _Kernel:
     num_seats: int
     action: Any
     default_playout: int  # decisions before a cut-off; 0: to the end of the game
+    default_exploration: float  # UCB constant
+    default_margin: float  # weight of the evaluation in a finished playout's reward
 
 
 _KERNELS = {
-    classic_state.Observation: _Kernel(search.search_classic, classic_state.STATE_DTYPE, CLASSIC_ACTIONS, 4, classic_state.Action, 0),
-    duel_state.Observation: _Kernel(search.search_duel, duel_state.STATE_DTYPE, DUEL_ACTIONS, 2, duel_state.Action, 16),
+    classic_state.Observation: _Kernel(search.search_classic, classic_state.STATE_DTYPE, CLASSIC_ACTIONS, 4, classic_state.Action, 0, 0.4, 0.0),
+    duel_state.Observation: _Kernel(search.search_duel, duel_state.STATE_DTYPE, DUEL_ACTIONS, 2, duel_state.Action, 16, 0.7, 0.0),
 }
 
 
@@ -74,15 +76,22 @@ class MCTSBot:
             ``"random"`` (uniform legal decisions).
         seed: seed of the search's generator.
         name: label for tables and records (default ``"mcts"``).
-        exploration: the UCB constant ``c`` (rewards are in [0, 1]).
+        exploration: the UCB constant ``c`` (rewards are in [0, 1]); default per game
+            (classic 0.4, Duel 0.7; see the README for the trials behind them).
         max_playout: decisions per playout before it is cut off and scored by the
             evaluation of :mod:`splendor.bots.playout`; 0 plays to the end of the game.
             Default per game, from measured strength against greedy: classic to the end,
             Duel 16 decisions.
+        margin: weight in [0, 1] of the evaluation blended into the reward of a finished
+            playout (0: win/loss only); default per game (see the README).
+        early_stop: end a search as soon as the most visited decision at the root leads
+            the runner-up by more visits than the rest of the budget can give (the choice
+            can no longer change; with a time budget the rest is estimated from the rate so
+            far, with a 5% margin). ``last.iterations`` then counts the iterations run.
 
     Raises:
-        ValueError: no budget, a non-positive budget, a negative ``max_playout`` or an
-            unknown playout.
+        ValueError: no budget, a non-positive budget, a negative ``max_playout`` or
+            ``exploration``, a ``margin`` outside [0, 1] or an unknown playout.
     """
 
     def __init__(
@@ -93,8 +102,10 @@ class MCTSBot:
         playout: str = "heuristic",
         seed: int | None = None,
         name: str = "mcts",
-        exploration: float = 0.7,
+        exploration: float | None = None,
         max_playout: int | None = None,
+        early_stop: bool = True,
+        margin: float | None = None,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("MCTS needs a budget: seconds or iterations")
@@ -108,10 +119,16 @@ class MCTSBot:
         self.seconds = None if iterations is not None else float(seconds)  # type: ignore[arg-type]
         self.iterations = iterations
         self.playout = playout
-        self.exploration = float(exploration)
+        if exploration is not None and not exploration >= 0.0:
+            raise ValueError(f"exploration must be 0 or more, got {exploration}")
+        self.exploration = None if exploration is None else float(exploration)
         if max_playout is not None and max_playout < 0:
             raise ValueError(f"max_playout must be 0 (play to the end) or positive, got {max_playout}")
         self.max_playout = max_playout
+        self.early_stop = bool(early_stop)
+        if margin is not None and not 0.0 <= margin <= 1.0:
+            raise ValueError(f"margin must be in [0, 1], got {margin}")
+        self.margin = None if margin is None else float(margin)
         self._rng = np.zeros(1, dtype=np.uint64)
         seed_rng(self._rng, int(np.random.SeedSequence(seed).generate_state(1)[0]) if seed is None else int(seed))
         self.last: SearchStats | None = None
@@ -163,6 +180,8 @@ class MCTSBot:
         heuristic = self.playout == "heuristic"
         depth = kernel.default_playout if self.max_playout is None else self.max_playout
         depth = depth or (1 << 30)
+        exploration = kernel.default_exploration if self.exploration is None else self.exploration
+        margin = kernel.default_margin if self.margin is None else self.margin
         start = time.perf_counter()
         done = 0
         chunk = 32
@@ -171,8 +190,8 @@ class MCTSBot:
             if want <= 0:
                 break
             n = kernel.search(
-                obs, work, mask, reward, links, stats, size, want, self.exploration,
-                depth, heuristic, self._rng,
+                obs, work, mask, reward, links, stats, size, want, exploration,
+                depth, heuristic, margin, self._rng,
             )
             if n < 0:
                 raise ValueError("inconsistent observation: it cannot be determinized")
@@ -185,7 +204,14 @@ class MCTSBot:
                 if left <= 0:
                     break
                 rate = done / max(spent, 1e-6)  # iterations per second so far
-                chunk = int(max(1, min(rate * 0.01, rate * left)))  # about 10 ms a chunk
+                remaining = rate * left
+                chunk = int(max(1, min(rate * 0.01, remaining)))  # about 10 ms a chunk
+            else:
+                remaining = self.iterations - done
+            # The most visited decision cannot be overtaken in what is left of the budget:
+            # the search would end with the same choice, so it ends now.
+            if self.early_stop and search.root_lead(links, stats) > remaining * 1.05 + 1:
+                break
         elapsed = time.perf_counter() - start
         visits = {
             str(kernel.action.from_id(a)): int(n) for a, n, _ in search.root_children(links, stats)

@@ -15,7 +15,8 @@ Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012). Every 
    (chosen uniformly among the untried decisions).
 4. *Playout*: the game's playout policy (uniform random or a cheap heuristic) to the end of
    the game or ``max_playout`` decisions; then each player's reward: at the end of the
-   game the game's ``rewards`` (1 shared by the winners, 0 otherwise), else the bot's
+   game the game's ``rewards`` (1 shared by the winners, 0 otherwise; optionally blended
+   with the evaluation below, so the margin of a win counts a little), else the bot's
    evaluation of the cut-off position (:mod:`splendor.bots.playout`), also in [0, 1].
 5. *Backpropagation*: every node on the path gains a visit and the reward of the player
    who moved into it.
@@ -129,13 +130,17 @@ def _select_or_expand(links, stats, size, node, mask, n_legal, c, rng):
 
 @njit(cache=True)
 def _iterate(
-    obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, rng,
-    legal_mask, apply, determinize_into, rewards, policy, evaluate,
+    obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin,
+    rng, legal_mask, apply, determinize_into, rewards, policy, evaluate,
 ):
     """Run ``iterations`` ISMCTS iterations from observation ``obs`` (see the module
     docstring); ``work`` is a state array used as the determinization. Returns the number
-    of iterations run (fewer when the tree is full), or -1 if a determinization failed."""
+    of iterations run (fewer when the tree is full), or -1 if a determinization failed.
+    ``margin`` in [0, 1] blends the evaluation into the reward of a finished game:
+    ``(1 - margin) * result + margin * evaluation`` (a clear win is worth more than a narrow
+    one, and a lost game is still played for the best score)."""
     done = 0
+    blend = np.zeros(reward.shape[0], dtype=np.float64)
     for _ in range(iterations):
         if determinize_into(obs, work, rng) < 0:
             return -1
@@ -173,6 +178,10 @@ def _iterate(
             evaluate(work, reward)
         else:
             rewards(work, reward)
+            if margin > 0.0:
+                evaluate(work, blend)
+                for p in range(reward.shape[0]):
+                    reward[p] = (1.0 - margin) * reward[p] + margin * blend[p]
         while node > 0:
             stats[0, node] += 1.0
             stats[2, node] += reward[links[T_PLAYER, node]]
@@ -185,23 +194,45 @@ def _iterate(
 
 
 @njit(cache=True)
-def search_classic(obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, rng):
+def search_classic(
+    obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin, rng
+):
     """:func:`_iterate` for classic Splendor (state arrays of classic ``STATE_DTYPE``)."""
     return _iterate(
-        obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, rng,
-        classic_rules.legal_mask, classic_rules.apply, classic_rules.determinize_into,
+        obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin,
+        rng, classic_rules.legal_mask, classic_rules.apply, classic_rules.determinize_into,
         classic_rules.rewards, _playout.classic_policy, _playout.classic_evaluate,
     )
 
 
 @njit(cache=True)
-def search_duel(obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, rng):
+def search_duel(
+    obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin, rng
+):
     """:func:`_iterate` for Splendor Duel (state arrays of duel ``STATE_DTYPE``)."""
     return _iterate(
-        obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, rng,
-        duel_rules.legal_mask, duel_rules.apply, duel_rules.determinize_into,
+        obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin,
+        rng, duel_rules.legal_mask, duel_rules.apply, duel_rules.determinize_into,
         duel_rules.rewards, _playout.duel_policy, _playout.duel_evaluate,
     )
+
+
+@njit(cache=True)
+def root_lead(links: np.ndarray, stats: np.ndarray) -> float:
+    """Visits of the root's most visited child minus those of the runner-up (the most
+    visited child's count when it is the only child; 0 for a root without children)."""
+    first = 0.0
+    second = 0.0
+    child = links[T_CHILD, 0]
+    while child != NO_NODE:
+        n = stats[0, child]
+        if n > first:
+            second = first
+            first = n
+        elif n > second:
+            second = n
+        child = links[T_SIBLING, child]
+    return first - second
 
 
 def root_children(links: np.ndarray, stats: np.ndarray) -> list[tuple[int, float, float]]:
