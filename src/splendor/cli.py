@@ -200,6 +200,10 @@ def arena(
         False, "--json", help="Print the results and ratings as JSON on stdout (no table)."
     ),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
+    resume: bool = typer.Option(
+        False, "--resume", help="Continue an interrupted run in --out (same settings): games "
+        "already recorded there are not played again."
+    ),
 ) -> None:
     """Play many bot-vs-bot games and rate the bots (Elo with 95% confidence intervals).
 
@@ -215,6 +219,7 @@ def arena(
     from rich.text import Text
 
     from .arena import ArenaError, check_backend, default_out_dir, prepare_arena, run_arena
+    from .record import RecordError
     from .arena.report import head_to_head_table, results_table
 
     console = Console(highlight=False)
@@ -233,6 +238,13 @@ def arena(
         check_backend(backend, address, workers)
         if bootstrap < 0:
             raise ValueError(f"--bootstrap must be 0 or more, got {bootstrap}")
+        if resume and out is None:
+            raise ValueError("--resume needs --out: the folder of the run to continue")
+        if out is not None and not resume and any((out / "games").glob("*.json")):
+            raise ValueError(
+                f"{out} already holds game records of an earlier run; add --resume to "
+                "continue it (same settings) or choose another --out"
+            )
     except ValueError as e:
         fail(str(e), 2)
     sched = setup.schedule
@@ -276,7 +288,12 @@ def arena(
                 out=folder,
                 bootstrap=bootstrap,
                 on_game=lambda done, _total, _summary: bar.update(task_id, completed=done),
+                resume=resume,
             )
+    except RecordError as e:  # resume: a saved record that does not replay
+        fail(f"cannot resume: {e}", 1)
+    except ValueError as e:  # resume: records of another arena in --out
+        fail(str(e), 2)
     except ArenaError as e:
         fail(f"{e} (records of the finished games are in {folder})", 1)
     except KeyboardInterrupt:
@@ -285,6 +302,8 @@ def arena(
     if json_output:
         typer.echo(_json.dumps(results, indent=2))
         return
+    if results["run"].get("resumed_games"):
+        console.print(f"resumed: {results['run']['resumed_games']} games were already recorded in {folder}")
     console.print(results_table(results))
     if len(setup.labels) > 2:
         console.print(head_to_head_table(results))

@@ -27,7 +27,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .ratings import BOOTSTRAP, Ratings, rate
 from .report import build_results, ms_per_decision, plot_ratings
-from .runner import BACKENDS, ArenaError, check_backend, play_task, run_tasks
+from .runner import BACKENDS, ArenaError, check_backend, play_task, run_tasks, summary_from_record
 from .schedule import GameTask, Schedule, lineups, make_schedule
 
 DUEL_TURN_CAP = 400
@@ -154,6 +154,26 @@ def default_out_dir(now: datetime | None = None) -> Path:
     return path
 
 
+def _resume(tasks: Sequence[GameTask], folder: Path, summaries: list[dict[str, Any]]) -> list[GameTask]:
+    """Load the finished games of an earlier run in ``folder`` into ``summaries``; return
+    the tasks still to play (see :func:`run_arena`)."""
+    from ..record import GameRecord
+
+    left = []
+    for task in tasks:
+        path = folder / "games" / f"{task.index:05d}.json"
+        if not path.exists():
+            left.append(task)
+            continue
+        summary = summary_from_record(task, GameRecord.load(path))
+        if summary is None:
+            left.append(task)
+            continue
+        summary["record"] = str(Path("games") / path.name)
+        summaries.append(summary)
+    return left
+
+
 def run_arena(
     bots: str | Sequence[str] | ArenaSetup,
     *,
@@ -169,6 +189,7 @@ def run_arena(
     bootstrap: int = BOOTSTRAP,
     plot: bool = True,
     on_game: Callable[[int, int, Mapping[str, Any]], None] | None = None,
+    resume: bool = False,
 ) -> dict[str, Any]:
     """Play an arena and return its results document (:mod:`splendor.arena.report`).
 
@@ -188,14 +209,21 @@ def run_arena(
         bootstrap: bootstrap resamples for the Elo intervals (0: none).
         plot: write ``ratings.png``.
         on_game: called as ``on_game(done, total, summary)`` after each game (in order of
-            completion).
+            completion; ``done`` counts resumed games too).
+        resume: continue an interrupted run in ``out``: every game whose finished record
+            is already in ``out/games`` counts as played (its summary is rebuilt from the
+            record, which is replayed and checked) and only the others are played. Without
+            it, an ``out`` folder that already holds game records is refused.
 
     Returns:
         the results document; ``results["run"]["out"]`` is the output folder. Apart from
         ``run``, it depends only on the settings when the bots are deterministic.
 
     Raises:
-        ValueError: bad settings (before any game is played).
+        ValueError: bad settings (before any game is played); ``out`` already holds game
+            records and ``resume`` is False, or (with ``resume``) records of another arena
+            (other bots, seed, game or options).
+        splendor.record.RecordError: with ``resume``, a saved record that does not replay.
         ArenaError: a game failed for a reason that is not a bot's, or Ray is unreachable.
     """
     setup = bots if isinstance(bots, ArenaSetup) else prepare_arena(
@@ -212,6 +240,15 @@ def run_arena(
     tasks = setup.schedule.tasks
     total = len(tasks)
     summaries: list[dict[str, Any]] = []
+    saved = sorted((folder / "games").glob("*.json"))
+    if saved and not resume:
+        raise ValueError(
+            f"{folder} already holds {len(saved)} game record(s) of an earlier run; resume that "
+            "run (--resume, with the same settings) or choose another output folder"
+        )
+    if resume:
+        tasks = _resume(tasks, folder, summaries)
+    resumed = len(summaries)
     started = time.perf_counter()
     it = run_tasks(tasks, backend=backend, workers=n_workers, address=address)
     try:
@@ -251,6 +288,7 @@ def run_arena(
             "workers": n_workers if backend != "serial" else 1,
             "address": address,
             "elapsed_s": round(elapsed, 3),
+            "resumed_games": resumed,
             "ms_per_decision": ms_per_decision(summaries, len(setup.labels)),
             "out": str(folder),
             "results": str(folder / "results.json"),
@@ -280,4 +318,5 @@ __all__ = [
     "rate",
     "run_arena",
     "run_tasks",
+    "summary_from_record",
 ]

@@ -205,8 +205,90 @@ def play_task(task: GameTask | Mapping[str, Any]) -> dict[str, Any]:
         "specs": list(t["specs"]),
         "bot_seeds": [int(s) for s in t["bot_seeds"]],
         "think_s": think,
+        "seat_decisions": made,
     }
     return {"summary": summary, "record": record.to_dict()}
+
+
+def summary_from_record(task: GameTask | Mapping[str, Any], record: Any) -> dict[str, Any] | None:
+    """Rebuild the :func:`play_task` summary of ``task`` from the record an earlier run
+    saved for it (to resume an interrupted arena).
+
+    Args:
+        task: the scheduled game.
+        record: the :class:`splendor.record.GameRecord` found at the task's path.
+
+    Returns:
+        the summary (as :func:`play_task` returns it), or None when the record is of an
+        unfinished game (no result), which is then played again.
+
+    Raises:
+        ValueError: the record belongs to another arena (its game, seed, seats, bot
+            specs, bot seeds or game options differ from the task's).
+        splendor.record.RecordError: its actions or result do not replay.
+    """
+    t = task.to_dict() if isinstance(task, GameTask) else dict(task)
+    meta = record.metadata.get("arena") if isinstance(record.metadata, dict) else None
+    from ..game import get_game
+
+    mine = {
+        "game": get_game(t["game"]).GAME_NAME,
+        "seed": int(t["seed"]),
+        "players": list(t["names"]),
+        "specs": list(t["specs"]),
+        "bot_seeds": [int(b) for b in t["bot_seeds"]],
+        "index": int(t["index"]),
+        "options": dict(t.get("options") or {}),
+    }
+    theirs = {
+        "game": record.game,
+        "seed": record.seed,
+        "players": list(record.players),
+        "specs": list(meta.get("specs", [])) if isinstance(meta, dict) else None,
+        "bot_seeds": list(meta.get("bot_seeds", [])) if isinstance(meta, dict) else None,
+        "index": meta.get("index") if isinstance(meta, dict) else None,
+        "options": dict(record.options or {}),
+    }
+    differ = [k for k in mine if mine[k] != theirs[k]]
+    if differ:
+        raise ValueError(
+            f"the saved record of game {t['index']} belongs to another arena "
+            f"({', '.join(f'{k}: {theirs[k]!r}, this arena: {mine[k]!r}' for k in differ)})"
+        )
+    if record.result is None:
+        return None
+    n = len(t["specs"])
+    made = meta.get("seat_decisions") if isinstance(meta, dict) else None
+    if not (isinstance(made, list) and len(made) == n):
+        made = [0] * n
+
+        def count(_i: int, _state: Any, _action: Any, seat: int) -> None:
+            made[seat] += 1
+
+        record.replay(count)
+    else:
+        record.replay()  # checks the actions and the stored result
+    think = meta.get("think_s") if isinstance(meta, dict) else None
+    if not (isinstance(think, list) and len(think) == n):
+        think = [0.0] * n
+    result = record.result
+    forfeit = result.get("forfeit")
+    return {
+        "index": int(t["index"]),
+        "cycle": int(t["cycle"]),
+        "lineup": int(t["lineup"]),
+        "seed": int(t["seed"]),
+        "bots": [int(b) for b in t["bots"]],
+        "names": list(t["names"]),
+        "scores": [int(x) for x in result.get("scores", [0] * n)],
+        "winners": [int(w) for w in result.get("winners", [])],
+        "end_reason": result.get("end_reason"),
+        "turns": int(result.get("turns", 0)),
+        "decisions": len(record.actions),
+        "forfeit": dict(forfeit) if forfeit else None,
+        "think_s": [float(x) for x in think],
+        "seat_decisions": [int(x) for x in made],
+    }
 
 
 # ------------------------------------------------------------------ backends
