@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 ARGS ?=
 
-.PHONY: setup play test test-fast test-nojit bench clean
+.PHONY: setup system-deps play serve test test-fast test-nojit bench clean
 
 setup: $(STAMP)
 
@@ -20,8 +20,29 @@ $(STAMP): pyproject.toml
 play: $(STAMP)
 	$(VENV)/bin/splendor play $(ARGS)
 
+# The web app (API, WebSockets, browser client) on http://127.0.0.1:8000/ (ARGS="--port 9000
+# --database-url postgresql+psycopg://user@host/db"; default database: a SQLite file in your data dir).
+serve: $(STAMP)
+	$(VENV)/bin/splendor serve $(ARGS)
+
+# System packages the tests need: PostgreSQL (server storage tests) and Chromium (browser tests),
+# installed with apt-get (through sudo unless root) only when missing.
+system-deps:
+	@missing=""; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
+	  if command -v apt-get >/dev/null 2>&1; then \
+	    sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	    echo "installing:$$missing"; \
+	    $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing; \
+	  else \
+	    echo "missing system packages:$$missing (install them; no apt-get here)" >&2; \
+	  fi; \
+	fi
+
 # The whole suite (compiled), then the rule tests again as plain Python (NUMBA_DISABLE_JIT=1).
-test: $(STAMP)
+test: $(STAMP) system-deps
 	$(PY) -m pytest -q -n 2
 	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -n 2 -m "not slow" tests/classic tests/duel
 

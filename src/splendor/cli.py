@@ -327,6 +327,42 @@ def arena(
     )
 
 
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
+    port: int = typer.Option(8000, "--port", help="TCP port."),
+    database_url: Optional[str] = typer.Option(
+        None,
+        "--database-url",
+        help="SQLAlchemy database URL: sqlite:///path/games.db or "
+        "postgresql+psycopg://user:password@host/db. Default: a SQLite file in your data directory.",
+    ),
+    bot_workers: Optional[int] = typer.Option(
+        None,
+        "--bot-workers",
+        help="Processes in which the searching bots (medium, hard) think (default: CPU count, "
+        "at most 4); random, greedy and easy think in one more process.",
+    ),
+) -> None:
+    """Serve the web app: the API, a WebSocket per game and the browser client.
+
+    Open http://HOST:PORT/ to create a game and share its invite links. Games are stored
+    in the database (schema migrated at start-up); a restarted server resumes every game.
+    """
+    import uvicorn
+
+    from .server.app import create_app
+
+    if not 0 < port < 65536:
+        typer.echo(f"--port must be 1..65535, got {port}", err=True)
+        raise typer.Exit(2)
+    if bot_workers is not None and bot_workers < 1:
+        typer.echo(f"--bot-workers must be 1 or more, got {bot_workers}", err=True)
+        raise typer.Exit(2)
+    typer.echo(f"splendor web app on http://{host}:{port}/")
+    uvicorn.run(create_app(database_url, bot_workers=bot_workers), host=host, port=port, log_level="info")
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -1,0 +1,193 @@
+"""Load benchmark of the web server: N concurrent games played over real WebSockets.
+
+Every seat of every game is a random bot acting as a WebSocket client (``random`` over the
+legal actions of its state messages), against a real server process on loopback (started
+here: ``splendor serve`` on a free port with a fresh SQLite file, unless ``--url`` names a
+running one). N games are kept going until the time bound (a finished game is replaced by
+a new one). Reports, as JSON on stdout:
+
+- ``actions_per_s``: accepted actions per second of wall clock (all games together);
+- ``latency_ms``: p50 / p95 / p99 / max from sending an action to receiving the state
+  message that contains it (the move is committed to the database before that message);
+- ``errors``: error messages and failed requests; ``lost_moves``: acknowledged moves that
+  the server's log does not hold at the end (must be 0).
+
+Usage::
+
+    python benchmarks/bench_server.py --games 20 --seconds 60
+    python benchmarks/bench_server.py --games 2 --seconds 5 --game duel      # a tiny run
+    python benchmarks/bench_server.py --url http://127.0.0.1:8000 --games 50 --seconds 120
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    accepted: int = 0
+    errors: list[str] = field(default_factory=list)
+    games_started: int = 0
+    games_finished: int = 0
+    acknowledged: dict[str, dict[int, str]] = field(default_factory=dict)
+
+
+async def play_seat(ws_url: str, game_id: str, seat: int, rng: random.Random, stats: Stats, deadline: float) -> None:
+    """One seat: answer every state whose decision is ours with a random legal action."""
+    acked = stats.acknowledged.setdefault(game_id, {})
+    sent: dict[int, tuple[float, str]] = {}
+    async with connect(ws_url, max_size=None) as ws:
+        async for raw in ws:
+            msg = json.loads(raw)
+            if msg["type"] == "error":
+                stats.errors.append(f"{game_id} seat {seat}: {msg['status']} {msg['message'][:120]}")
+                continue
+            if msg["type"] != "state":
+                continue
+            now = time.perf_counter()
+            for idx in [i for i in sent if i < msg["move"]]:
+                t0, text = sent.pop(idx)
+                if msg["log"][idx]["notation"] == text and msg["log"][idx]["seat"] == seat:
+                    stats.latencies.append(now - t0)
+                    stats.accepted += 1
+                    acked[idx] = text
+                else:
+                    stats.errors.append(f"{game_id}: move {idx} is not the action seat {seat} sent")
+            if msg["status"] == "finished":
+                return
+            if time.monotonic() > deadline:
+                return
+            if msg["legal_actions"] and msg["move"] not in sent:
+                text = rng.choice(msg["legal_actions"])["notation"]
+                sent[msg["move"]] = (time.perf_counter(), text)
+                await ws.send(json.dumps({"type": "action", "action": text, "move": msg["move"]}))
+
+
+async def game_slot(http: httpx.AsyncClient, base: str, game: str, rng: random.Random, stats: Stats, deadline: float) -> None:
+    """Keep one game going until the deadline (a new one when it ends)."""
+    ws_base = base.replace("http", "ws", 1)
+    while time.monotonic() < deadline:
+        options = {"turn_cap": 400} if game == "duel" else {}
+        r = await http.post(f"{base}/api/games", json={
+            "game": game, "seats": [{"type": "human", "name": "bot-a"}, {"type": "human", "name": "bot-b"}],
+            "options": options})
+        if r.status_code != 201:
+            stats.errors.append(f"create: {r.status_code} {r.text[:120]}")
+            return
+        g = r.json()
+        stats.games_started += 1
+        await asyncio.gather(*(
+            play_seat(f"{ws_base}/ws/games/{g['game_id']}?token={s['token']}", g["game_id"], s["seat"],
+                      random.Random(rng.random()), stats, deadline)
+            for s in g["seats"]))
+        state = (await http.get(f"{base}/api/games/{g['game_id']}")).json()
+        if state["status"] == "finished":
+            stats.games_finished += 1
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(q / 100 * (len(s) - 1))))]
+
+
+async def run(base: str, games: int, seconds: float, game: str, seed: int) -> dict[str, Any]:
+    stats = Stats()
+    rng = random.Random(seed)
+    limits = httpx.Limits(max_connections=games * 2 + 4)
+    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+        t0 = time.perf_counter()
+        deadline = time.monotonic() + seconds
+        await asyncio.gather(*(game_slot(http, base, game, random.Random(rng.random()), stats, deadline)
+                               for _ in range(games)))
+        elapsed = time.perf_counter() - t0
+        lost = 0
+        for gid, acked in stats.acknowledged.items():
+            log = (await http.get(f"{base}/api/games/{gid}")).json()["log"]
+            lost += sum(1 for idx, text in acked.items() if idx >= len(log) or log[idx]["notation"] != text)
+    lat_ms = [x * 1000 for x in stats.latencies]
+    return {
+        "game": game,
+        "concurrent_games": games,
+        "seconds": round(elapsed, 2),
+        "games_started": stats.games_started,
+        "games_finished": stats.games_finished,
+        "accepted_actions": stats.accepted,
+        "actions_per_s": round(stats.accepted / elapsed, 1) if elapsed else None,
+        "latency_ms": {k: round(percentile(lat_ms, q), 2) for k, q in (("p50", 50), ("p95", 95), ("p99", 99), ("max", 100))},
+        "errors": len(stats.errors),
+        "error_samples": stats.errors[:5],
+        "lost_moves": lost,
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+    """``splendor serve`` on loopback; returns once it answers."""
+    proc = subprocess.Popen([sys.executable, "-m", "splendor.cli", "serve", "--port", str(port),
+                             "--database-url", f"sqlite:///{db}", "--bot-workers", "1"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited with code {proc.returncode}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=2).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start within 120 s")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=10, help="concurrent games (N)")
+    ap.add_argument("--seconds", type=float, default=30.0, help="time bound of the run")
+    ap.add_argument("--game", choices=["splendor", "duel"], default="splendor")
+    ap.add_argument("--url", default=None, help="a running server (default: start one here)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the clients' random choices")
+    args = ap.parse_args()
+    if args.games < 1 or args.seconds <= 0:
+        ap.error("--games must be >= 1 and --seconds > 0")
+    proc = None
+    base = args.url
+    with tempfile.TemporaryDirectory() as tmp:
+        if base is None:
+            port = free_port()
+            proc = start_server(Path(tmp) / "bench.db", port)
+            base = f"http://127.0.0.1:{port}"
+        try:
+            result = asyncio.run(run(base.rstrip("/"), args.games, args.seconds, args.game, args.seed))
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait(timeout=30)
+    result["server"] = "started here (SQLite)" if args.url is None else args.url
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+"""Bot decisions off the event loop, in worker processes.
+
+The engine and the bots are numba code that holds the GIL, so threads would let one slow
+bot (``hard`` searches 1 s a decision) stall every other game: decisions run in a
+:class:`concurrent.futures.ProcessPoolExecutor` with the ``spawn`` start method (safe with
+threads in the server process). A worker receives only the bot seat's *observation*
+(never the state, so no bot can read hidden information) and a bot seed drawn with
+:mod:`secrets` for that decision (never derived from the deal seed).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import secrets
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+
+SERVER_BOTS = ("random", "greedy", "easy", "medium", "hard")
+"""Bot specs a game may seat (``splendor.bots.make_bot``)."""
+
+SEARCH_BOTS = frozenset({"medium", "hard"})
+"""Bots that search (MCTS, up to about 1 s a decision): they think in their own pool, so
+that they never hold up the quick bots (random, greedy, easy: milliseconds)."""
+
+
+def make_executor(workers: int | None = None) -> ProcessPoolExecutor:
+    """A spawn-context process pool for bot decisions; its workers exit by themselves
+    when the server process dies (even by SIGKILL, see :func:`_watch_parent`).
+
+    Args:
+        workers: processes (default: CPU count, at most 4).
+    """
+    if workers is None:
+        workers = max(1, min(4, multiprocessing.cpu_count()))
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_watch_parent,
+        initargs=(os.getpid(),),
+    )
+
+
+def _watch_parent(parent: int, interval: float = 1.0) -> None:
+    """Worker initializer: a daemon thread ends this worker once ``parent`` is gone (a
+    worker holds both ends of its task queue, so it would never see the server die)."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="watch-server", daemon=True).start()
+
+
+def new_bot_seed() -> int:
+    """A fresh bot seed, ``0 <= seed < 2**63``, from :mod:`secrets` (not from the deal)."""
+    return secrets.randbits(63)
+
+
+def choose(game: str, spec: str, seed: int, observation: np.ndarray) -> int:
+    """Run in a worker: the action id the bot ``spec`` chooses for the seat of
+    ``observation`` (an observation array of ``game``; its legal actions are computed
+    from it). Raises whatever the bot raises."""
+    from ..bots import make_bot
+    from ..game import get_game
+
+    module = get_game(game)
+    obs = module.Observation(observation)
+    bot = make_bot(spec, seed)
+    try:
+        action = bot.choose(obs, obs.legal_actions())
+    finally:
+        close = getattr(bot, "close", None)
+        if close is not None:
+            close()
+    return int(action.id)
+
+
+def warm(game: str) -> bool:
+    """Run in a worker: load the engine (numba cache) so that the first decision is quick."""
+    from ..game import get_game
+
+    get_game(game).warm_up()
+    return True
+
+
+class BotPools:
+    """Where bots think: ``quick`` for random/greedy/easy, ``search`` for the MCTS levels
+    (:data:`SEARCH_BOTS`); both may be the same executor."""
+
+    def __init__(self, quick: Executor, search: Executor | None = None) -> None:
+        self.quick = quick
+        self.search = search if search is not None else quick
+
+    def for_bot(self, spec: str) -> Executor:
+        """The executor in which ``spec`` thinks."""
+        return self.search if spec in SEARCH_BOTS else self.quick
+
+
+async def decide(pools: BotPools, game: str, spec: str, observation: Any) -> int:
+    """Ask a worker for the bot's decision on ``observation`` (an Observation of the bot's
+    seat, never the state); returns an action id. Raises what the bot or pool raised."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(
+        pools.for_bot(spec), choose, game, spec, new_bot_seed(), observation.array
+    )

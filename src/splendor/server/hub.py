@@ -1,0 +1,90 @@
+"""WebSocket subscribers per game, and per-seat broadcasts.
+
+A subscriber is one WebSocket connection: the seat it may see (None for a spectator) and
+an outbox queue that its connection's sender task drains. :meth:`Hub.publish` builds one
+message per distinct viewer seat (a seat's own view, the public view for spectators) and
+queues it for every subscriber of the game, without awaiting any network write, so one slow
+client never delays the game or the other clients. A client that falls more than
+:data:`OUTBOX_LIMIT` messages behind is dropped (it reconnects and gets a fresh state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+OUTBOX_LIMIT = 256
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One WebSocket connection to a game.
+
+    Attributes:
+        seat: the seat the connection acts for, or None (spectator).
+        outbox: messages to send, in order; None asks the sender to close.
+        overflowed: set when the client fell too far behind (the connection is closed).
+    """
+
+    game_id: str
+    seat: int | None
+    outbox: asyncio.Queue[dict[str, Any] | None] = field(
+        default_factory=lambda: asyncio.Queue(maxsize=OUTBOX_LIMIT + 1)
+    )
+    overflowed: bool = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message`` (never blocks); a full outbox marks the subscriber overflowed."""
+        if self.overflowed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            self.overflowed = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(message)
+
+
+class Hub:
+    """The subscribers of every game (one per app; used from the event loop only)."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, set[Subscriber]] = {}
+
+    def subscribe(self, game_id: str, seat: int | None) -> Subscriber:
+        """Register a connection to ``game_id`` viewing as ``seat``."""
+        sub = Subscriber(game_id, seat)
+        self._games.setdefault(game_id, set()).add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        """Forget a connection (idempotent)."""
+        subs = self._games.get(sub.game_id)
+        if subs is not None:
+            subs.discard(sub)
+            if not subs:
+                del self._games[sub.game_id]
+
+    def connected_seats(self, game_id: str) -> set[int]:
+        """Seats of ``game_id`` with at least one open connection."""
+        return {s.seat for s in self._games.get(game_id, ()) if s.seat is not None}
+
+    def subscribers(self, game_id: str) -> list[Subscriber]:
+        """The open connections to ``game_id``."""
+        return list(self._games.get(game_id, ()))
+
+    def publish(
+        self,
+        game_id: str,
+        build: Callable[[int | None], dict[str, Any]],
+        exclude: Subscriber | None = None,
+    ) -> int:
+        """Queue ``build(seat)`` for every subscriber of ``game_id`` but ``exclude`` (built
+        once per distinct seat). Returns the number of subscribers reached."""
+        views: dict[int | None, dict[str, Any]] = {}
+        subs = [s for s in self.subscribers(game_id) if s is not exclude]
+        for sub in subs:
+            if sub.seat not in views:
+                views[sub.seat] = build(sub.seat)
+            sub.send(views[sub.seat])
+        return len(subs)

@@ -1,0 +1,188 @@
+"""The JSON messages of the web app (REST bodies and WebSocket messages).
+
+Everything a client may receive is built here, from the authoritative state, for one viewer:
+
+- :func:`action_json`: ``{"id", "notation", "kind"}`` plus whichever of ``colors``,
+  ``level``, ``slot``, ``cells``, ``reserved`` the action has (non-empty / not None).
+- :func:`public_observation`: what a spectator may see: the observation of any seat with
+  *every* player's blind-reserved cards hidden (C16, D22), except a blind reserve that is
+  being paid for (it is being bought, so it is public, as in the engine's observations).
+  Deck order and the generator are never in it (``decks`` all -1, ``rng`` ``["0"]``);
+  ``observer`` is -1.
+- :func:`state_message`: the ``{"type": "state", ...}`` message for one viewer (a seat, or
+  None for a spectator): that seat's :meth:`State.observation`, or the public one; legal
+  actions only when the decision is the viewer's. The seed is never in it.
+
+Malformed client input raises :class:`MalformedActionError` (HTTP 400) whose message says
+how to write the action.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..game import get_game
+
+ACTION_FIELDS = ("colors", "level", "slot", "cells", "reserved")
+
+
+class MalformedActionError(ValueError):
+    """A client's action is neither a known action id nor a notation of the game."""
+
+
+def action_json(action: Any) -> dict[str, Any]:
+    """``{"id": int, "notation": str, "kind": str}`` plus the action's non-empty fields
+    among ``colors`` (token indices), ``level`` (1-3), ``slot`` (1-based), ``cells``
+    (Duel board cells 0-24) and ``reserved`` (Duel ``buy r1``: true)."""
+    out: dict[str, Any] = {"id": int(action.id), "notation": str(action), "kind": str(action.kind)}
+    for name in ACTION_FIELDS:
+        value = getattr(action, name, None)
+        if value is None or value is False or value == ():
+            continue
+        out[name] = [int(v) for v in value] if isinstance(value, tuple) else value
+    return out
+
+
+def notation_hint(game: str, entry: str) -> str:
+    """How to write a decision of ``game`` that starts like ``entry``."""
+    if game == "duel":
+        from ..tui.explain_duel import notation_hint as hint
+    else:
+        from ..tui.explain import notation_hint as hint
+    return hint(entry or "?")
+
+
+def parse_action(game: str, value: Any) -> Any:
+    """The action of ``game`` that a client sent: an id (int) or a notation (str).
+
+    Raises:
+        MalformedActionError: not an int or str, an id out of range, or text that is no
+            notation; the message says how to write one.
+    """
+    module = get_game(game)
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise MalformedActionError(
+            f"an action must be an action id (a whole number 0..{module.NUM_ACTIONS - 1}) or a "
+            f"notation string such as {_example(game)!r}; got {value!r}"
+        )
+    if isinstance(value, int):
+        if not 0 <= value < module.NUM_ACTIONS:
+            raise MalformedActionError(
+                f"action id {value} is out of range: ids of {game} are 0..{module.NUM_ACTIONS - 1}"
+            )
+        return module.Action.from_id(value)
+    try:
+        return module.Action.parse(value)
+    except ValueError as e:
+        raise MalformedActionError(
+            f"{value!r} is not an action of {game}: {e}. Hint: {notation_hint(game, value.strip())}"
+        ) from None
+
+
+def _example(game: str) -> str:
+    return "take c3 c4 c5" if game == "duel" else "take W U G"
+
+
+# --------------------------------------------------------------------- observations
+
+
+def public_array(state: Any) -> np.ndarray:
+    """The state array a spectator may see (see :func:`public_observation`).
+
+    Built from the engine's own observations: seat ``p``'s reserved cards are taken from
+    the observation of the next seat, which hides exactly ``p``'s blind reserves.
+    """
+    n = state.num_players
+    arr = state.observation(0).array
+    for p in range(n):
+        other = state.observation((p + 1) % n).array
+        arr[0]["reserved"][p] = other[0]["reserved"][p]
+    arr[0]["observer"] = -1
+    return arr
+
+
+def public_observation(state: Any) -> Any:
+    """A spectator's :class:`Observation` of ``state`` (observer -1; module docstring)."""
+    module = get_game(_game_name(state))
+    return module.Observation(public_array(state))
+
+
+def viewer_observation(state: Any, seat: int | None) -> Any:
+    """``state.observation(seat)``, or :func:`public_observation` for ``seat`` None."""
+    return public_observation(state) if seat is None else state.observation(seat)
+
+
+def _game_name(state: Any) -> str:
+    return "duel" if type(state).__module__.startswith("splendor.duel") else "splendor"
+
+
+def explain(game: str, observation: Any, action: Any) -> str:
+    """Why ``action`` is not legal in ``observation`` (words for a person; best effort,
+    the engine decides). Uses :func:`splendor.tui.explain.why_illegal` (classic, C6-C17) or
+    :func:`splendor.tui.explain_duel.why_illegal` (D6-D20)."""
+    if game == "duel":
+        from ..tui.explain_duel import why_illegal
+    else:
+        from ..tui.explain import why_illegal
+    return why_illegal(observation, action)
+
+
+# --------------------------------------------------------------------- state message
+
+
+def log_entries(moves: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
+    """``[{"index", "seat", "notation"}, ...]`` of the accepted moves ``(seat, notation)``."""
+    return [{"index": i, "seat": seat, "notation": text} for i, (seat, text) in enumerate(moves)]
+
+
+def state_message(
+    *,
+    game_id: str,
+    game: str,
+    state: Any,
+    seat: int | None,
+    moves: Sequence[tuple[int, str]],
+    seats: Sequence[dict[str, Any]],
+    result: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The ``{"type": "state", ...}`` message for one viewer.
+
+    Args:
+        state: the authoritative full state (never sent as such).
+        seat: the viewer's seat, or None for a spectator (public observation).
+        moves: ``(seat, notation)`` of every accepted decision.
+        seats: ``[{"seat", "type", "name", "bot", "connected"}]``.
+        result: the record's result once the game is over, else None.
+
+    Returns:
+        ``{"type": "state", "game_id", "game", "num_players", "seat", "status", "move",
+        "turn", "current_player", "observation", "legal_actions", "log", "last_move",
+        "scores", "result", "seats"}`` (see the module docstring).
+    """
+    current = state.current_player
+    finished = state.is_terminal or result is not None
+    obs = viewer_observation(state, seat)
+    legal: list[dict[str, Any]] = []
+    if not finished and seat is not None and current == seat:
+        legal = [action_json(a) for a in state.legal_actions()]
+    log = log_entries(moves)
+    return {
+        "type": "state",
+        "game_id": game_id,
+        "game": game,
+        "num_players": int(state.num_players),
+        "seat": seat,
+        "status": "finished" if finished else "active",
+        "move": len(moves),
+        "turn": int(state.turn),
+        "current_player": None if finished else current,
+        "observation": obs.to_dict(),
+        "legal_actions": legal,
+        "log": log,
+        "last_move": log[-1] if log else None,
+        "scores": [int(x) for x in state.scores],
+        "result": result,
+        "seats": [dict(s) for s in seats],
+    }

@@ -1,0 +1,371 @@
+"""Storage of games: SQLAlchemy 2.x models and the repository functions the service uses.
+
+The database is a SQLite file by default (:func:`default_database_url`, in the user's data
+directory) or any SQLAlchemy URL, PostgreSQL included (``postgresql+psycopg://user@host/db``).
+The schema is created and upgraded by Alembic migrations shipped in
+:mod:`splendor.server.migrations`, applied by :meth:`Storage.migrate` at start-up.
+
+Tables:
+
+- ``games``: one row per game: id (URL-safe text), game name, number of players, the deal
+  seed (secret until the game ends), options (JSON), status ``"active" | "finished"``,
+  result (the record's result, JSON, or null), created/updated times (UTC).
+- ``seats``: one row per seat: type ``"human" | "bot"``, display name, bot spec, and for a
+  person the SHA-256 hex digest of its seat token (the token itself is never stored).
+- ``moves``: one row per accepted decision: ``(game_id, idx)`` is the primary key, so two
+  writers can never both store move ``idx``; the seat that played it and its notation.
+
+A game's position is never stored: it is the replay of its moves from its seed (C18, D24),
+so every committed move survives a crash and the restarted server resumes exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    create_engine,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+STATUS_ACTIVE = "active"
+STATUS_FINISHED = "finished"
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(timezone.utc)
+
+
+def hash_token(token: str) -> str:
+    """SHA-256 hex digest of a seat token (what the database stores).
+
+    Seat tokens are 256-bit random strings (:func:`secrets.token_urlsafe`), so a plain
+    fast hash is enough: nothing can be guessed from it.
+    """
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def default_database_url() -> str:
+    """``sqlite:///<user data dir>/splendor/splendor.db`` (the directory is created).
+
+    The data directory is the platform's (``platformdirs.user_data_dir``), for example
+    ``~/.local/share/splendor`` on Linux.
+    """
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("splendor", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'splendor.db'}"
+
+
+def normalize_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` URLs use the psycopg 3 driver
+    (``postgresql+psycopg://``, the one installed); other URLs are returned unchanged."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the server's tables."""
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    num_players: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    type: Mapped[str] = mapped_column(String(8))
+    name: Mapped[str] = mapped_column(String(64))
+    bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+
+
+class MoveRow(Base):
+    __tablename__ = "moves"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    notation: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """One seat of a stored game. ``token_hash`` is None for bots."""
+
+    seat: int
+    type: str
+    name: str
+    bot: str | None
+    token_hash: str | None
+
+
+@dataclass
+class StoredGame:
+    """Everything stored about one game (enough to replay it).
+
+    Attributes:
+        moves: ``(seat, notation)`` of every accepted decision, in order.
+    """
+
+    id: str
+    game: str
+    num_players: int
+    seed: int
+    options: dict[str, Any]
+    status: str
+    result: dict[str, Any] | None
+    created_at: datetime
+    updated_at: datetime
+    seats: list[SeatInfo]
+    moves: list[tuple[int, str]] = field(default_factory=list)
+
+
+class StaleMoveError(Exception):
+    """The move number to store is not the next one (another writer got there first)."""
+
+
+def _aware(t: datetime) -> datetime:
+    """SQLite gives naive datetimes back: they were stored as UTC."""
+    return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
+
+
+class Storage:
+    """Repository over one database. Thread-safe (one SQLAlchemy engine, one session per
+    call); the service calls it from worker threads (``asyncio.to_thread``).
+
+    Args:
+        url: SQLAlchemy URL, e.g. ``sqlite:///path/game.db`` or
+            ``postgresql+psycopg://user@/db?host=/tmp``; ``None`` for
+            :func:`default_database_url`.
+    """
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = normalize_url(url or default_database_url())
+        parsed = make_url(self.url)
+        kwargs: dict[str, Any] = {}
+        if parsed.get_backend_name() == "sqlite":
+            if parsed.database in (None, "", ":memory:"):
+                # one shared connection, or every thread would see its own empty database
+                kwargs.update(poolclass=StaticPool, connect_args={"check_same_thread": False})
+            else:
+                Path(parsed.database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    # ------------------------------------------------------------------ schema
+
+    def migrate(self) -> None:
+        """Create or upgrade the schema to the newest Alembic revision (idempotent)."""
+        from .migrations import upgrade
+
+        upgrade(self.engine)
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ writing
+
+    def create_game(
+        self,
+        game_id: str,
+        game: str,
+        num_players: int,
+        seed: int,
+        options: dict[str, Any],
+        seats: Sequence[SeatInfo],
+    ) -> StoredGame:
+        """Store a new game and its seats in one transaction; return it.
+
+        Raises:
+            sqlalchemy.exc.IntegrityError: ``game_id`` already exists.
+        """
+        now = utcnow()
+        with self._sessions.begin() as s:
+            s.add(
+                GameRow(
+                    id=game_id,
+                    game=game,
+                    num_players=num_players,
+                    seed=seed,
+                    options=dict(options),
+                    status=STATUS_ACTIVE,
+                    result=None,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            s.flush()
+            for seat in seats:
+                s.add(
+                    SeatRow(
+                        game_id=game_id,
+                        seat=seat.seat,
+                        type=seat.type,
+                        name=seat.name,
+                        bot=seat.bot,
+                        token_hash=seat.token_hash,
+                    )
+                )
+        return StoredGame(
+            id=game_id,
+            game=game,
+            num_players=num_players,
+            seed=seed,
+            options=dict(options),
+            status=STATUS_ACTIVE,
+            result=None,
+            created_at=now,
+            updated_at=now,
+            seats=list(seats),
+        )
+
+    def append_move(
+        self,
+        game_id: str,
+        idx: int,
+        seat: int,
+        notation: str,
+        result: dict[str, Any] | None = None,
+    ) -> datetime:
+        """Commit move number ``idx`` (0-based) of a game; with ``result`` the game is
+        finished in the same transaction. Returns the commit time (UTC).
+
+        Raises:
+            StaleMoveError: ``idx`` is not the number of moves stored (nothing written).
+        """
+        now = utcnow()
+        try:
+            return self._append_move(game_id, idx, seat, notation, result, now)
+        except IntegrityError:  # another writer stored move idx first (primary key)
+            raise StaleMoveError(f"move {idx} of game {game_id} is stale: it was stored by another writer") from None
+
+    def _append_move(
+        self, game_id: str, idx: int, seat: int, notation: str, result: dict[str, Any] | None, now: datetime
+    ) -> datetime:
+        with self._sessions.begin() as s:
+            count = s.scalar(
+                select(MoveRow.idx).where(MoveRow.game_id == game_id).order_by(MoveRow.idx.desc()).limit(1)
+            )
+            expected = 0 if count is None else count + 1
+            if idx != expected:
+                raise StaleMoveError(f"move {idx} of game {game_id} is stale: {expected} moves are stored")
+            s.add(MoveRow(game_id=game_id, idx=idx, seat=seat, notation=notation, created_at=now))
+            values: dict[str, Any] = {"updated_at": now}
+            if result is not None:
+                values.update(status=STATUS_FINISHED, result=result)
+            s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+        return now
+
+    # ------------------------------------------------------------------ reading
+
+    def load_game(self, game_id: str) -> StoredGame | None:
+        """The stored game with its seats and moves, or None if there is no such game."""
+        with self._sessions() as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                return None
+            seats = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).all()
+            moves = s.execute(
+                select(MoveRow.seat, MoveRow.notation).where(MoveRow.game_id == game_id).order_by(MoveRow.idx)
+            ).all()
+            return _stored(row, seats, [(int(a), str(b)) for a, b in moves])
+
+    def game_ids(self, status: str | None = None) -> list[str]:
+        """Ids of every game (or those with ``status``), oldest first."""
+        q = select(GameRow.id).order_by(GameRow.created_at, GameRow.id)
+        if status is not None:
+            q = q.where(GameRow.status == status)
+        with self._sessions() as s:
+            return list(s.scalars(q).all())
+
+    def games_for_token_hashes(self, hashes: Iterable[str]) -> list[tuple[StoredGame, list[int]]]:
+        """Games in which any of ``hashes`` is a seat's token hash, newest first, each with
+        the seats those tokens hold. Moves are not loaded (``moves`` is empty)."""
+        hashes = list(set(hashes))
+        if not hashes:
+            return []
+        with self._sessions() as s:
+            hits = s.execute(
+                select(SeatRow.game_id, SeatRow.seat).where(SeatRow.token_hash.in_(hashes))
+            ).all()
+            mine: dict[str, list[int]] = {}
+            for gid, seat in hits:
+                mine.setdefault(gid, []).append(int(seat))
+            if not mine:
+                return []
+            rows = s.scalars(
+                select(GameRow).where(GameRow.id.in_(list(mine))).order_by(GameRow.created_at.desc(), GameRow.id)
+            ).all()
+            out = []
+            for row in rows:
+                seats = s.scalars(select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.seat)).all()
+                out.append((_stored(row, seats, []), sorted(mine[row.id])))
+            return out
+
+
+def _stored(row: GameRow, seats: Sequence[SeatRow], moves: list[tuple[int, str]]) -> StoredGame:
+    return StoredGame(
+        id=row.id,
+        game=row.game,
+        num_players=row.num_players,
+        seed=int(row.seed),
+        options=dict(row.options or {}),
+        status=row.status,
+        result=row.result,
+        created_at=_aware(row.created_at),
+        updated_at=_aware(row.updated_at),
+        seats=[SeatInfo(r.seat, r.type, r.name, r.bot, r.token_hash) for r in seats],
+        moves=moves,
+    )
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """WAL journal (readers do not block the writer), foreign keys on, and a busy timeout.
+
+    ``synchronous=NORMAL`` in WAL mode keeps every committed transaction across a crash of
+    the process (SIGKILL); only a power loss may drop the last commits.
+    """
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.close()

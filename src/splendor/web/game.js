@@ -1,0 +1,382 @@
+/**
+ * The game page: holds the latest state message, draws the table (classic or Duel view),
+ * turns the player's clicks into legal actions (selection + confirm, card menus, choice
+ * dialogs), sends them, and follows the game live over the WebSocket.
+ * @module game
+ */
+
+import * as api from "./api.js";
+import { renderClassic } from "./classic_view.js";
+import { cardMenu } from "./dialog.js";
+import { cellToken, renderDuel } from "./duel_view.js";
+import { isDialogDecision, matchCard, matchCells, matchColorTake, parseAll } from "./notation.js";
+import { saveSeat, tokenFor } from "./storage.js";
+import { CLASSIC_LETTERS, cellName, chip, h, replaceChildren, seatName } from "./util.js";
+import { PHASE_HINT, decisionDialog, renderLegalList, renderLog, renderScores } from "./panels.js";
+import { renderResult } from "./result.js";
+
+/** Controller of one game page. */
+export class GamePage {
+  /**
+   * @param {HTMLElement} root where to draw
+   * @param {string} gameId
+   * @param {URLSearchParams} params `token`, `spectate`
+   */
+  constructor(root, gameId, params) {
+    this.root = root;
+    this.gameId = gameId;
+    this.token = params.get("token") || (params.has("spectate") ? null : tokenFor(gameId));
+    this.tokenFromStorage = !params.get("token") && !!this.token;
+    this.state = null;
+    this.tables = null;
+    this.selection = [];
+    this.menu = null;
+    this.message = "";
+    this.messageKind = "info";
+    this.connection = "connecting";
+    this.busy = false;
+    this.socket = null;
+  }
+
+  /** Load the tables and the state, then follow the game live. */
+  async start() {
+    replaceChildren(this.root, h("p", { class: "loading" }, "loading the game…"));
+    let meta;
+    try {
+      meta = await api.getMeta();
+    } catch (e) {
+      return this.fatal(`cannot load the game data: ${e.message}`);
+    }
+    this.meta = meta;
+    try {
+      let st;
+      try {
+        st = await api.getState(this.gameId, this.token);
+      } catch (e) {
+        if (e.status !== 403 || !this.tokenFromStorage) throw e;
+        this.token = null; // a remembered token that no longer works: watch instead
+        st = await api.getState(this.gameId, null);
+      }
+      this.onState(st);
+    } catch (e) {
+      return this.fatal(e.status === 404 ? "no such game" : e.status === 403 ? "this link's token is not valid" : e.message);
+    }
+    this.socket = new api.GameSocket(this.gameId, this.token, {
+      onState: (m) => this.onState(m),
+      onError: (m) => this.showMessage(m.message || "error", "error"),
+      onStatus: (s, detail) => {
+        this.connection = s;
+        if (s === "fatal") this.showMessage(detail, "error");
+        else this.renderStatus();
+      },
+    });
+    this.socket.connect();
+    document.addEventListener("keydown", (ev) => {
+      if (ev.key === "Escape") this.clearSelection();
+      const t = ev.target;
+      if ((ev.key === "Enter" || ev.key === " ") && t && t.getAttribute && t.getAttribute("role") === "button" && t.tagName !== "BUTTON") {
+        ev.preventDefault();
+        t.click();
+      }
+    });
+  }
+
+  fatal(text) {
+    replaceChildren(this.root, h("div", { class: "fatal", dataset: { testid: "fatal" } }, text, " ", h("a", { href: "/" }, "back to the lobby")));
+  }
+
+  /** A state message arrived (REST answer, WebSocket push or resync). */
+  onState(msg) {
+    if (!msg || msg.type !== undefined && msg.type !== "state") return;
+    if (this.state && msg.move < this.state.move) return; // an older message overtaken by a newer one
+    const changed = !this.state || msg.move !== this.state.move;
+    this.state = msg;
+    this.tables = this.meta.games[msg.game].tables;
+    window.__splendor = { state: msg, page: this };
+    if (this.token && msg.seat !== null && msg.seat !== undefined) {
+      saveSeat({ game_id: msg.game_id, token: this.token, seat: msg.seat, game: msg.game, name: seatName(msg.seats, msg.seat) });
+    }
+    if (changed) {
+      this.selection = [];
+      this.closeMenu();
+      this.message = "";
+    }
+    this.render();
+  }
+
+  /** The viewer's legal actions, parsed. */
+  get legal() {
+    return this.state ? parseAll(this.state.game, this.state.legal_actions) : [];
+  }
+
+  get myTurn() {
+    const s = this.state;
+    return !!s && s.status !== "finished" && s.seat !== null && s.seat !== undefined && s.current_player === s.seat && s.legal_actions.length > 0;
+  }
+
+  get lastMove() {
+    const s = this.state;
+    if (!s) return null;
+    if (s.last_move && typeof s.last_move === "object") return s.last_move;
+    if (typeof s.last_move === "string") {
+      const l = s.log && s.log[s.log.length - 1];
+      return { seat: l ? l.seat : null, notation: s.last_move };
+    }
+    const l = s.log && s.log[s.log.length - 1];
+    return l || null;
+  }
+
+  // ------------------------------------------------------------------ sending
+
+  /** Play one legal action (by notation). */
+  async act(notation) {
+    if (this.busy) return;
+    this.closeMenu();
+    if (!this.legal.some((a) => a.notation === notation)) {
+      this.showMessage(`"${notation}" is not a legal action now`, "error");
+      return;
+    }
+    this.busy = true;
+    this.root.dataset.busy = "true";
+    try {
+      const st = await api.postAction(this.gameId, this.token, notation, this.state.move);
+      this.busy = false;
+      this.onState(st);
+    } catch (e) {
+      this.busy = false;
+      this.showMessage(e.message, "error");
+      if (e.status === 409 || e.status === 0) this.resync();
+    } finally {
+      this.busy = false;
+      this.root.dataset.busy = "false";
+    }
+  }
+
+  resync() {
+    api.getState(this.gameId, this.token).then((m) => this.onState(m)).catch(() => {});
+  }
+
+  /** Ask the server why `notation` is not allowed and show the answer. */
+  async why(notation, fallback) {
+    if (!this.token) {
+      this.showMessage(fallback || "you are watching this game", "info");
+      return;
+    }
+    try {
+      const r = await api.explain(this.gameId, this.token, notation);
+      this.showMessage(r.legal ? `${notation}: allowed` : `${notation}: ${r.reason}`, r.legal ? "info" : "why");
+    } catch (e) {
+      this.showMessage(fallback ? `${fallback} (${e.message})` : e.message, "why");
+    }
+  }
+
+  showMessage(text, kind = "info") {
+    this.message = text;
+    this.messageKind = kind;
+    const el = this.root.querySelector("[data-testid=message]");
+    if (el) this.renderMessage(el);
+  }
+
+  notYourTurn() {
+    const s = this.state;
+    if (s.status === "finished") this.showMessage("the game is over", "info");
+    else if (s.seat === null || s.seat === undefined) this.showMessage("you are watching this game", "info");
+    else this.showMessage(`not your turn: ${seatName(s.seats, s.current_player)} is to play`, "info");
+  }
+
+  // ------------------------------------------------------------------ clicks
+
+  /** Classic: a supply pile was clicked. */
+  onSupply(c) {
+    if (!this.myTurn) return this.notYourTurn();
+    const legal = this.legal;
+    const next = [...this.selection, c];
+    if (matchColorTake(legal, next).extendable.length) {
+      this.selection = next;
+    } else if (this.selection.includes(c)) {
+      this.selection.splice(this.selection.lastIndexOf(c), 1);
+    } else if (next.length <= 3 && !isDialogDecision(legal)) {
+      this.why("take " + next.map((x) => CLASSIC_LETTERS[x]).join(" "), "you cannot take that");
+      return;
+    } else {
+      this.showMessage(isDialogDecision(legal) ? "finish the current choice first" : "at most 3 tokens (or 2 of one colour)", "why");
+      return;
+    }
+    this.message = "";
+    this.render();
+  }
+
+  /** Duel: a board cell was clicked. */
+  onCell(i) {
+    if (!this.myTurn) return this.notYourTurn();
+    const legal = this.legal;
+    if (this.selection.includes(i)) {
+      this.selection = this.selection.filter((x) => x !== i);
+    } else {
+      const next = [...this.selection, i];
+      if (matchCells(legal, next).extendable.length) {
+        this.selection = next;
+      } else {
+        const names = next.map(cellName);
+        const tok = cellToken(this.state.observation, i);
+        if (isDialogDecision(legal) || legal.every((a) => a.p.kind === "reserve" || a.p.kind === "reserve_deck")) {
+          this.showMessage("finish the current choice first", "why");
+        } else if (!tok) {
+          this.showMessage(`${cellName(i)} is empty`, "why");
+        } else if (next.length > 3) {
+          this.showMessage("a take is 1 to 3 tokens in one line", "why");
+        } else if (tok === "*" && next.length === 1) {
+          this.why(`gold ${cellName(i)}`);
+        } else {
+          this.why(`take ${names.join(" ")}`);
+        }
+        return;
+      }
+    }
+    this.message = "";
+    this.render();
+  }
+
+  /** A card, reserved card or deck was clicked: a menu of its legal actions. */
+  onCard(target, anchor) {
+    if (!this.myTurn) return this.notYourTurn();
+    const acts = matchCard(this.legal, target);
+    const where = target.deck ? `d${target.deck}` : target.reserved ? `r${target.reserved}` : `${target.level}.${target.slot}`;
+    if (!acts.length) {
+      if (isDialogDecision(this.legal)) return this.showMessage("finish the current choice first", "why");
+      this.why(target.deck ? `reserve d${target.deck}` : `buy ${where}`);
+      return;
+    }
+    const label = (a) => {
+      if (a.p.kind === "reserve_deck") return `reserve the top card of deck ${a.p.level} (blind)`;
+      if (a.p.kind === "reserve") return `reserve ${where}`;
+      return a.p.choose ? `buy ${where}, choosing the payment` : `buy ${where}`;
+    };
+    const extra = h("div", { class: "menu-why", dataset: { testid: "menu-why" } });
+    if (!target.deck && !acts.some((a) => a.p.kind === "buy") && this.state.observation.phase === 0) {
+      api.explain(this.gameId, this.token, `buy ${where}`).then((r) => {
+        if (!r.legal) extra.textContent = `cannot buy: ${r.reason}`;
+      }).catch(() => {});
+    }
+    this.closeMenu();
+    this.menu = cardMenu(anchor, target.deck ? `deck ${target.deck}` : `card ${where}`,
+      acts.map((a) => ({ action: a, label: label(a) })), (a) => this.act(a.notation), () => this.closeMenu(), extra);
+    document.body.append(this.menu);
+  }
+
+  closeMenu() {
+    if (this.menu) this.menu.remove();
+    this.menu = null;
+  }
+
+  clearSelection() {
+    this.selection = [];
+    this.closeMenu();
+    this.render();
+  }
+
+  // ------------------------------------------------------------------ drawing
+
+  render() {
+    const s = this.state;
+    if (!s) return;
+    const obs = s.observation;
+    const legal = this.legal;
+    const ctx = {
+      obs, tables: this.tables, seats: s.seats, viewer: s.seat ?? null,
+      current: s.status === "finished" ? null : s.current_player,
+      legal: this.myTurn ? legal : [], selection: this.selection, last: this.lastMove,
+      on: {
+        supply: (c) => this.onSupply(c), cell: (i) => this.onCell(i),
+        card: (t, el) => this.onCard(t, el), replenish: () => this.act("replenish"),
+      },
+    };
+    const table = s.game === "duel" ? renderDuel(ctx) : renderClassic(ctx);
+    const decision = this.myTurn && isDialogDecision(legal) ? decisionDialog(s, this.tables, legal, (a) => this.act(a.notation)) : null;
+    const root = this.root;
+    root.dataset.testid = "game-root";
+    Object.assign(root.dataset, {
+      game: s.game, move: s.move, status: s.status, yourTurn: String(this.myTurn),
+      decision: decision ? "dialog" : this.myTurn ? "main" : "none", seat: s.seat ?? "",
+    });
+    document.title = `${this.myTurn ? "● your turn · " : ""}${s.game === "duel" ? "Splendor Duel" : "Splendor"} ${this.gameId}`;
+    replaceChildren(root,
+      this.renderHeader(),
+      s.status === "finished" ? renderResult(s, this.gameId) : null,
+      h("div", { class: "message-line", role: "status", "aria-live": "polite", dataset: { testid: "message" } }),
+      decision,
+      this.renderSelection(legal),
+      h("div", { class: "game-layout" },
+        h("div", { class: "main-col" }, table),
+        h("aside", { class: "side-col" }, renderScores(s), renderLog(s), this.myTurn ? renderLegalList(legal, (a) => this.act(a.notation)) : null)));
+    this.renderMessage(root.querySelector("[data-testid=message]"));
+    const log = root.querySelector(".log-list");
+    if (log) log.scrollTop = log.scrollHeight;
+  }
+
+  renderHeader() {
+    const s = this.state;
+    const name = s.game === "duel" ? "Splendor Duel" : "Splendor";
+    let who;
+    if (s.status === "finished") who = h("span", { class: "turn-info over", dataset: { testid: "turn-info" } }, "game over");
+    else if (this.myTurn) who = h("span", { class: "turn-info mine", dataset: { testid: "turn-info" } }, "your turn");
+    else who = h("span", { class: "turn-info", dataset: { testid: "turn-info" } }, `${seatName(s.seats, s.current_player)} to play`);
+    const phase = s.observation.phase;
+    let hint = this.myTurn ? (PHASE_HINT[s.game] || [])[phase] : "";
+    if (this.myTurn && this.legal.some((a) => a.p.kind === "privilege")) hint += " · to spend a privilege, click a token and choose \"use a privilege\"";
+    const last = this.lastMove;
+    return h("header", { class: "game-header" },
+      h("a", { href: "/", class: "back", dataset: { testid: "lobby-link" } }, "← lobby"),
+      h("h2", {}, name),
+      h("span", { class: "meta" }, `game ${this.gameId} · move ${s.move} · turn ${s.turn}`),
+      who,
+      hint ? h("span", { class: "hint", dataset: { testid: "hint" } }, hint) : null,
+      last && last.notation ? h("span", { class: "last-move", dataset: { testid: "last-move" } }, "last move: ", h("b", {}, seatName(s.seats, last.seat)), " ", h("code", {}, last.notation)) : null,
+      h("span", { class: `connection ${this.connection}`, dataset: { testid: "connection", state: this.connection } },
+        this.connection === "open" ? "● live" : this.connection === "connecting" ? "○ connecting" : "○ reconnecting…"),
+      s.seat === null || s.seat === undefined ? h("span", { class: "spectator" }, "watching") : null);
+  }
+
+  renderStatus() {
+    const el = this.root.querySelector("[data-testid=connection]");
+    if (!el) return;
+    el.dataset.state = this.connection;
+    el.className = `connection ${this.connection}`;
+    el.textContent = this.connection === "open" ? "● live" : "○ reconnecting…";
+  }
+
+  renderMessage(el) {
+    if (!el) return;
+    el.className = `message-line ${this.messageKind}`;
+    el.textContent = this.message || "";
+  }
+
+  /** The selection tray: chosen tokens/cells and the matching legal actions to confirm. */
+  renderSelection(legal) {
+    if (!this.myTurn) return null;
+    const s = this.state;
+    let exact = [];
+    let chips = [];
+    if (s.game === "duel") {
+      if (this.selection.length) exact = matchCells(legal, this.selection).exact;
+      chips = [...this.selection].sort((a, b) => a - b).map((i) => h("span", { class: "sel-cell" }, cellName(i), " ", chip(cellToken(s.observation, i) || "*")));
+    } else {
+      if (this.selection.length) exact = matchColorTake(legal, this.selection).exact;
+      chips = this.selection.map((c) => chip(CLASSIC_LETTERS[c]));
+    }
+    if (!this.selection.length) return null;
+    const label = (a) => {
+      if (a.p.kind === "privilege") return `use a privilege: ${a.notation}`;
+      if (a.p.kind === "take_gold") return `take the gold (then reserve): ${a.notation}`;
+      return a.notation;
+    };
+    return h("div", { class: "selection", dataset: { testid: "selection" } },
+      h("span", { class: "lbl" }, "selected"), chips,
+      exact.map((a) => h("button", {
+        class: "confirm", type: "button", dataset: { testid: "confirm", notation: a.notation, action: a.notation },
+        onclick: () => this.act(a.notation),
+      }, label(a))),
+      exact.length ? null : h("span", { class: "dim" }, s.game === "duel" ? "add cells in a line" : "add tokens"),
+      h("button", { class: "clear", type: "button", dataset: { testid: "clear-selection" }, onclick: () => this.clearSelection() }, "clear"));
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The lobby: create a Splendor or Splendor Duel game (each seat a person or a bot with its
+ * level), show an invite link per person seat, and list the player's own games from the
+ * tokens remembered in localStorage.
+ * @module lobby
+ */
+
+import * as api from "./api.js";
+import { resultText } from "./result.js";
+import { saveSeat, savedSeats, forgetGame } from "./storage.js";
+import { h, replaceChildren, seatName } from "./util.js";
+
+const GAME_NAMES = { splendor: "Splendor", duel: "Splendor Duel" };
+const BOT_LABELS = {
+  random: "random (plays any legal move)", greedy: "greedy (one-move heuristic)", easy: "easy",
+  medium: "medium (search)", hard: "hard (search, 1 s a move)",
+};
+
+/** Controller of the lobby page. */
+export class LobbyPage {
+  /** @param {HTMLElement} root */
+  constructor(root) {
+    this.root = root;
+    this.game = "splendor";
+    this.numPlayers = 2;
+    this.seats = [];
+  }
+
+  async start() {
+    try {
+      this.meta = await api.getMeta();
+    } catch (e) {
+      replaceChildren(this.root, h("div", { class: "fatal", dataset: { testid: "fatal" } }, `cannot reach the server: ${e.message}`));
+      return;
+    }
+    this.bots = this.meta.bots || ["random", "greedy"];
+    this.resetSeats();
+    this.root.dataset.testid = "lobby-root";
+    replaceChildren(this.root,
+      h("header", { class: "lobby-header" }, h("h1", {}, "Splendor"), h("p", { class: "dim" }, "Splendor (2–4 players) and Splendor Duel, against bots or friends.")),
+      h("div", { class: "lobby-layout" },
+        h("section", { class: "create", dataset: { testid: "create-form" } }, h("h2", {}, "New game"), h("div", { class: "form-body" })),
+        h("section", { class: "my-games" }, h("h2", {}, "Your games"), h("div", { class: "games-body", dataset: { testid: "my-games" } }, "loading…"))),
+      h("section", { class: "created", dataset: { testid: "created" } }));
+    this.renderForm();
+    this.loadGames();
+  }
+
+  /** Default seats: a person at seat 0, bots elsewhere. */
+  resetSeats() {
+    const max = this.game === "duel" ? 2 : this.numPlayers;
+    const old = this.seats;
+    this.seats = [];
+    for (let i = 0; i < max; i++) {
+      this.seats.push(old[i] || (i === 0 ? { type: "human", name: "You" } : { type: "bot", bot: this.bots.includes("greedy") ? "greedy" : this.bots[0], name: `Player ${i + 1}` }));
+    }
+  }
+
+  renderForm() {
+    const body = this.root.querySelector(".form-body");
+    const info = this.meta.games[this.game] || { min_players: 2, max_players: 2 };
+    const gameSel = h("select", { dataset: { testid: "game-select" }, name: "game", onchange: (ev) => {
+      this.game = ev.target.value;
+      if (this.game === "duel") this.numPlayers = 2;
+      this.resetSeats();
+      this.renderForm();
+    } }, Object.keys(this.meta.games).map((g) => h("option", { value: g, selected: g === this.game ? true : null }, GAME_NAMES[g] || g)));
+    const counts = [];
+    for (let n = info.min_players; n <= info.max_players; n++) counts.push(n);
+    const countSel = h("select", { dataset: { testid: "players-select" }, name: "players", disabled: counts.length < 2 ? true : null, onchange: (ev) => {
+      this.numPlayers = Number(ev.target.value);
+      this.resetSeats();
+      this.renderForm();
+    } }, counts.map((n) => h("option", { value: n, selected: n === this.numPlayers ? true : null }, `${n} players`)));
+    const seatRows = this.seats.map((seat, i) => {
+      const typeSel = h("select", { dataset: { testid: `seat-type-${i}` }, onchange: (ev) => {
+        seat.type = ev.target.value;
+        this.renderForm();
+      } }, h("option", { value: "human", selected: seat.type === "human" ? true : null }, "person"),
+      h("option", { value: "bot", selected: seat.type === "bot" ? true : null }, "bot"));
+      const detail = seat.type === "human"
+        ? h("input", { type: "text", value: seat.name || "", placeholder: `Player ${i + 1}`, dataset: { testid: `seat-name-${i}` }, oninput: (ev) => { seat.name = ev.target.value; } })
+        : h("select", { dataset: { testid: `seat-bot-${i}` }, onchange: (ev) => { seat.bot = ev.target.value; } },
+          this.bots.map((b) => h("option", { value: b, selected: b === seat.bot ? true : null }, BOT_LABELS[b] || b)));
+      return h("div", { class: "seat-row" }, h("span", { class: "lbl" }, `seat ${i}`), typeSel, detail);
+    });
+    replaceChildren(body,
+      h("label", {}, "game ", gameSel), " ", h("label", {}, countSel),
+      h("div", { class: "seats" }, seatRows),
+      h("button", { type: "button", class: "primary", dataset: { testid: "create-game" }, onclick: () => this.create() }, "Create game"),
+      h("p", { class: "form-error", dataset: { testid: "create-error" } }));
+  }
+
+  async create() {
+    const seats = this.seats.map((s, i) => (s.type === "human" ? { type: "human", name: (s.name || "").trim() || `Player ${i + 1}` } : { type: "bot", bot: s.bot }));
+    const err = this.root.querySelector("[data-testid=create-error]");
+    err.textContent = "";
+    let res;
+    try {
+      res = await api.createGame(this.game, seats, {});
+    } catch (e) {
+      err.textContent = e.message;
+      return;
+    }
+    for (const s of res.seats) {
+      if (s.token) saveSeat({ game_id: res.game_id, token: s.token, seat: s.seat, game: res.game, name: s.name });
+    }
+    this.showCreated(res);
+    this.loadGames();
+  }
+
+  /** After creating: the invite link of every person seat, with copy buttons. */
+  showCreated(res) {
+    const box = this.root.querySelector("[data-testid=created]");
+    const origin = location.origin;
+    const rows = res.seats.map((s) => {
+      if (s.type !== "human") return h("li", {}, `seat ${s.seat}: ${s.bot} bot`);
+      const url = origin + s.invite;
+      const input = h("input", { type: "text", readonly: true, value: url, class: "invite", dataset: { testid: `invite-${s.seat}` } });
+      return h("li", {}, `seat ${s.seat}: ${s.name} `, input,
+        h("button", { type: "button", dataset: { testid: `copy-${s.seat}` }, onclick: async (ev) => {
+          try {
+            await navigator.clipboard.writeText(url);
+          } catch {
+            input.select();
+            document.execCommand && document.execCommand("copy");
+          }
+          ev.target.textContent = "copied";
+        } }, "copy"),
+        " ", h("a", { href: s.invite, dataset: { testid: `open-seat-${s.seat}` } }, "play this seat"));
+    });
+    replaceChildren(box,
+      h("h2", {}, `Game ${res.game_id} created`),
+      h("p", { class: "dim" }, "Send each person their invite link; the link is their seat (keep it private)."),
+      h("ul", { class: "invites" }, rows),
+      h("p", {}, h("a", { href: `${res.spectate}${res.spectate.includes("?") ? "&" : "?"}spectate=1`, dataset: { testid: "spectate-link" } }, "watch the game")));
+  }
+
+  /** The player's own games (open and finished), from the remembered tokens. */
+  async loadGames() {
+    const body = this.root.querySelector("[data-testid=my-games]");
+    const saved = savedSeats();
+    if (!saved.length) {
+      replaceChildren(body, h("p", { class: "dim" }, "No games yet."));
+      return;
+    }
+    let games;
+    try {
+      games = (await api.listGames(saved.map((s) => s.token))).games || [];
+    } catch (e) {
+      replaceChildren(body, h("p", { class: "form-error" }, e.message));
+      return;
+    }
+    games.sort((a, b) => String(b.updated_at || "").localeCompare(String(a.updated_at || "")));
+    const open = games.filter((g) => g.status !== "finished");
+    const done = games.filter((g) => g.status === "finished");
+    const row = (g) => {
+      const mine = saved.filter((s) => s.game_id === g.game_id);
+      const yours = g.your_seats || mine.map((s) => s.seat);
+      const token = (mine.find((s) => yours.includes(s.seat) && s.seat === g.current_player) || mine[0] || {}).token;
+      const href = `/games/${encodeURIComponent(g.game_id)}${token ? "?token=" + encodeURIComponent(token) : ""}`;
+      const names = (g.seats || []).map((s) => seatName(g.seats, s.seat)).join(" vs ");
+      const yourTurn = g.status !== "finished" && yours.includes(g.current_player);
+      return h("li", { dataset: { testid: `game-row-${g.game_id}`, status: g.status } },
+        h("a", { href, dataset: { testid: `open-game-${g.game_id}` } }, `${GAME_NAMES[g.game] || g.game}: ${names}`),
+        h("span", { class: "dim" }, ` · move ${g.moves ?? g.move ?? 0}`),
+        g.status === "finished"
+          ? h("span", {}, " · ", resultText(g.result, g.seats), " · ", h("a", { href: `/games/${encodeURIComponent(g.game_id)}/replay` }, "replay"))
+          : h("span", { class: yourTurn ? "your-turn" : "dim" }, yourTurn ? " · your turn" : ` · ${seatName(g.seats, g.current_player)} to play`),
+        " ", h("button", { type: "button", class: "link", title: "forget this game on this browser", dataset: { testid: `forget-${g.game_id}` }, onclick: () => { forgetGame(g.game_id); this.loadGames(); } }, "✕"));
+    };
+    replaceChildren(body,
+      h("h3", {}, `In progress (${open.length})`), open.length ? h("ul", { class: "game-list" }, open.map(row)) : h("p", { class: "dim" }, "none"),
+      h("h3", {}, `Finished (${done.length})`), done.length ? h("ul", { class: "game-list" }, done.map(row)) : h("p", { class: "dim" }, "none"));
+  }
+}

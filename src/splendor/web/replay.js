@@ -1,0 +1,104 @@
+/**
+ * The replay viewer of a finished game: every position from the first move to the last,
+ * with first / previous / next / last buttons, a slider, the arrow keys, and the move list.
+ * @module replay
+ */
+
+import * as api from "./api.js";
+import { renderClassic } from "./classic_view.js";
+import { renderDuel } from "./duel_view.js";
+import { renderResult } from "./result.js";
+import { h, replaceChildren, seatName } from "./util.js";
+
+/** Controller of the replay page. */
+export class ReplayPage {
+  /** @param {HTMLElement} root @param {string} gameId */
+  constructor(root, gameId) {
+    this.root = root;
+    this.gameId = gameId;
+    this.index = 0;
+    this.data = null;
+  }
+
+  async start() {
+    replaceChildren(this.root, h("p", { class: "loading" }, "loading the replay…"));
+    try {
+      const [meta, data] = await Promise.all([api.getMeta(), api.getReplay(this.gameId)]);
+      this.tables = meta.games[data.game].tables;
+      this.data = data;
+    } catch (e) {
+      replaceChildren(this.root, h("div", { class: "fatal", dataset: { testid: "fatal" } },
+        e.status === 409 ? "the game is not over yet: " : "", e.message, " ",
+        h("a", { href: `/games/${encodeURIComponent(this.gameId)}` }, "back to the game")));
+      return;
+    }
+    this.index = this.data.frames.length - 1;
+    document.addEventListener("keydown", (ev) => {
+      if (ev.target && ev.target.tagName === "INPUT") return;
+      if (ev.key === "Enter" && ev.target && ev.target.dataset && ev.target.dataset.frame !== undefined) {
+        this.go(Number(ev.target.dataset.frame));
+        return;
+      }
+      if (ev.key === "ArrowLeft") this.go(this.index - 1);
+      else if (ev.key === "ArrowRight") this.go(this.index + 1);
+      else if (ev.key === "Home") this.go(0);
+      else if (ev.key === "End") this.go(this.data.frames.length - 1);
+    });
+    this.render();
+  }
+
+  /** Show frame `i` (clamped). */
+  go(i) {
+    const n = this.data.frames.length;
+    this.index = Math.max(0, Math.min(n - 1, i));
+    this.render();
+  }
+
+  render() {
+    const d = this.data;
+    const frames = d.frames;
+    const f = frames[this.index];
+    const obs = f.observation;
+    const current = obs.phase === (d.game === "duel" ? 8 : 4) ? null : obs.current;
+    const ctx = {
+      obs, tables: this.tables, seats: d.seats, viewer: null, current, legal: [], selection: [],
+      last: f.notation ? { seat: f.seat, notation: f.notation } : null, on: null,
+    };
+    const table = d.game === "duel" ? renderDuel(ctx) : renderClassic(ctx);
+    const n = frames.length;
+    const btn = (testid, label, target, disabled) => h("button", {
+      type: "button", dataset: { testid }, disabled: disabled ? true : null, onclick: () => this.go(target),
+    }, label);
+    const slider = h("input", {
+      type: "range", min: 0, max: n - 1, value: this.index, dataset: { testid: "replay-slider" }, "aria-label": "position in the game",
+    });
+    slider.value = String(this.index);
+    slider.addEventListener("input", () => this.go(Number(slider.value)));
+    const moves = frames.map((fr, k) => (fr.notation ? h("li", {
+      class: k === this.index ? "current" : "", dataset: { frame: k, testid: `replay-move-${k}` }, role: "button", tabindex: 0,
+      onclick: () => this.go(k),
+    }, h("span", { class: "idx" }, `${fr.move}.`), ` ${seatName(d.seats, fr.seat)}: `, h("code", {}, fr.notation)) : null));
+    this.root.dataset.testid = "replay-root";
+    this.root.dataset.frame = String(this.index);
+    replaceChildren(this.root,
+      h("header", { class: "game-header" },
+        h("a", { href: "/", class: "back" }, "← lobby"),
+        h("h2", {}, `Replay: ${d.game === "duel" ? "Splendor Duel" : "Splendor"}`),
+        h("span", { class: "meta" }, `game ${this.gameId}`)),
+      renderResult({ result: d.result, seats: d.seats, scores: d.result ? d.result.scores : [] }, this.gameId, { replay: false }),
+      h("div", { class: "replay-controls", dataset: { testid: "replay-controls" } },
+        btn("replay-first", "« first", 0, this.index === 0),
+        btn("replay-prev", "◀ prev", this.index - 1, this.index === 0),
+        slider,
+        btn("replay-next", "next ▶", this.index + 1, this.index === n - 1),
+        btn("replay-last", "last »", n - 1, this.index === n - 1),
+        h("span", { class: "frame-info", dataset: { testid: "replay-info" } },
+          f.notation ? `move ${f.move} of ${frames[n - 1].move}: ${seatName(d.seats, f.seat)} played ${f.notation}` : `start of the game (move ${f.move})`)),
+      h("div", { class: "game-layout" },
+        h("div", { class: "main-col" }, table),
+        h("aside", { class: "side-col" }, h("section", { class: "log" }, h("h3", {}, "Moves"),
+          h("ol", { class: "log-list", dataset: { testid: "replay-log" } }, moves)))));
+    const cur = this.root.querySelector(".log-list li.current");
+    if (cur) cur.scrollIntoView({ block: "nearest" });
+  }
+}

@@ -1,0 +1,150 @@
+"""Fixtures of the server tests: a shared bot process pool, apps on throwaway SQLite files,
+and a throwaway PostgreSQL cluster.
+
+PostgreSQL: the fixture runs ``initdb``/``pg_ctl`` from ``/usr/lib/postgresql/*/bin`` (as the
+``postgres`` user when the tests run as root) in a temporary folder, listening only on a
+unix socket in that folder. Without PostgreSQL the tests that need it FAIL (install it with
+``make system-deps``); set ``SPLENDOR_SKIP_POSTGRES=1`` to skip them instead.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+import warnings
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+warnings.filterwarnings("ignore", message=".*httpx2.*")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from splendor.server.app import create_app  # noqa: E402
+from splendor.server.bots import make_executor  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def bot_pool() -> Iterator[Any]:
+    """One spawn worker process for the bots of every test app (started once)."""
+    pool = make_executor(1)
+    yield pool
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+@pytest.fixture
+def web_dir(tmp_path: Path) -> Path:
+    """A stand-in client folder (the real one belongs to the browser client)."""
+    d = tmp_path / "web"
+    d.mkdir()
+    (d / "index.html").write_text("<!doctype html><title>splendor test</title>")
+    (d / "app.js").write_text("export {};")
+    return d
+
+
+@pytest.fixture
+def make_client(tmp_path: Path, bot_pool: Any, web_dir: Path) -> Iterator[Callable[..., TestClient]]:
+    """``make_client(database_url=None)``: a started TestClient over a fresh app (default:
+    a new SQLite file in ``tmp_path``); every client is closed at teardown."""
+    opened: list[TestClient] = []
+
+    def make(database_url: str | None = None) -> TestClient:
+        url = database_url or f"sqlite:///{tmp_path / f'games-{len(opened)}.db'}"
+        client = TestClient(create_app(url, web_dir=web_dir, executor=bot_pool))
+        client.__enter__()
+        opened.append(client)
+        return client
+
+    yield make
+    for c in reversed(opened):
+        c.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client: Callable[..., TestClient]) -> TestClient:
+    """A started app on a fresh SQLite file."""
+    return make_client()
+
+
+# --------------------------------------------------------------------------- PostgreSQL
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _pg_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).resolve().parent if initdb else None
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster; yields the URL of its ``postgres`` database."""
+    if os.environ.get("SPLENDOR_SKIP_POSTGRES") == "1":
+        pytest.skip("SPLENDOR_SKIP_POSTGRES=1")
+    bindir = _pg_bin()
+    if bindir is None:
+        pytest.fail(
+            "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): run `make system-deps` "
+            "(apt-get install postgresql), or set SPLENDOR_SKIP_POSTGRES=1 to skip these tests",
+            pytrace=False,
+        )
+    root = Path(tempfile.mkdtemp(prefix="splendor-pg-"))
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        shutil.chown(root, "postgres", "postgres")
+        prefix = ["runuser", "-u", "postgres", "--"]
+    data = root / "data"
+    port = _free_port()
+    log = root / "server.log"
+
+    def run(*args: str) -> None:
+        proc = subprocess.run([*prefix, *args], capture_output=True, text=True, timeout=120)
+        if proc.returncode != 0:
+            tail = log.read_text()[-2000:] if log.exists() else ""
+            pytest.fail(f"{' '.join(args)} failed: {proc.stdout}{proc.stderr}{tail}", pytrace=False)
+
+    run(str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+    run(
+        str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60",
+        "-o", f"-p {port} -k {root} -c listen_addresses='' -c fsync=off", "start",
+    )
+    try:
+        yield f"postgresql+psycopg://postgres@/postgres?host={root}&port={port}"
+    finally:
+        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       capture_output=True, timeout=60)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def postgres_url(postgres_server: str) -> str:
+    """A fresh empty database on the throwaway cluster."""
+    from sqlalchemy import create_engine, text
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    engine = create_engine(postgres_server, isolation_level="AUTOCOMMIT")
+    with engine.connect() as c:
+        c.execute(text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    return postgres_server.replace("/postgres?", f"/{name}?")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Each storage test runs on a SQLite file and on PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.db'}"
+    return request.getfixturevalue("postgres_url")

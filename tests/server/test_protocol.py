@@ -1,0 +1,96 @@
+"""The JSON messages: action JSON, action parsing, and above all what each viewer sees
+(C16, D22: no deck order, no generator, no other player's blind reserve; a spectator sees
+no blind reserve at all, except a card being paid for)."""
+
+from __future__ import annotations
+
+import pytest
+
+from splendor import classic, duel
+from splendor.server.protocol import (
+    MalformedActionError,
+    action_json,
+    parse_action,
+    public_observation,
+    state_message,
+)
+
+from .util import check_message, check_observation, engine_states
+
+
+def test_action_json_fields() -> None:
+    a = classic.Action.parse("take W U G")
+    assert action_json(a) == {"id": a.id, "notation": "take W U G", "kind": "take3", "colors": [0, 1, 2]}
+    b = classic.Action.parse("buy 2.3")
+    assert action_json(b) == {"id": b.id, "notation": "buy 2.3", "kind": "buy_faceup", "level": 2, "slot": 3}
+    c = duel.Action.parse("take c3 c4 c5")
+    j = action_json(c)
+    assert j["kind"] == "take" and j["cells"] == list(c.cells) and "colors" not in j and "level" not in j
+    r = duel.Action.parse("buy r1")
+    assert action_json(r)["reserved"] is True and action_json(r)["slot"] == 1
+    assert "reserved" not in action_json(duel.Action.parse("buy 1.1"))
+
+
+@pytest.mark.parametrize(
+    "game, value",
+    [("splendor", "fly away"), ("splendor", 93), ("splendor", -1), ("splendor", True), ("splendor", 1.5),
+     ("splendor", None), ("duel", "take z9"), ("duel", 296), ("duel", ["take c3"])],
+)
+def test_parse_action_rejects_malformed(game: str, value: object) -> None:
+    with pytest.raises(MalformedActionError) as e:
+        parse_action(game, value)
+    assert str(e.value)
+
+
+def test_parse_action_accepts_ids_and_notation() -> None:
+    assert parse_action("splendor", "take g w u") == classic.Action.parse("take W U G")
+    assert parse_action("splendor", 0) == classic.Action.from_id(0)
+    assert parse_action("duel", "take c5 c3 c4") == duel.Action.parse("take c3 c4 c5")
+
+
+@pytest.mark.parametrize("game, players", [("splendor", 2), ("splendor", 3), ("splendor", 4), ("duel", 2)])
+def test_every_view_hides_what_it_must(game: str, players: int) -> None:
+    """Every position of biased random games (they reserve blind and buy reserved cards
+    often): each seat's and the spectator's message equal the true position minus the
+    hidden fields; the check must have met hidden blind reserves and, for each game, a
+    blind reserve being paid for."""
+    totals = {"hidden_reserves": 0, "paying_blind": 0, "positions": 0}
+    for g in range(6 if players == 2 else 3):
+        moves: list[tuple[int, str]] = []
+        prev = None
+        for state in engine_states(game, seed=100 + g, policy_seed=g, num_players=players):
+            true = state.to_dict()
+            if prev is not None:
+                moves.append((prev.current_player, "x"))
+            prev = state
+            totals["positions"] += 1
+            for seat in [None, *range(players)]:
+                msg = state_message(game_id="g", game=game, state=state, seat=seat, moves=moves, seats=[], result=None)
+                counts = check_message(msg, true, seat)
+                for k, v in counts.items():
+                    totals[k] += v
+                if seat is not None and seat == state.current_player and not state.is_terminal:
+                    assert [a["id"] for a in msg["legal_actions"]] == [a.id for a in state.legal_actions()]
+    assert totals["hidden_reserves"] > 0, totals
+    assert totals["paying_blind"] > 0, totals
+
+
+def test_public_observation_hides_every_blind_reserve() -> None:
+    """A spectator does not see even the blind reserve of the seat to move (which that
+    seat's own observation shows)."""
+    state = classic.new_game(2, seed=3)
+    state.apply("reserve d1")
+    state.apply("reserve d2")
+    true = state.to_dict()
+    pub = public_observation(state).to_dict()
+    assert pub["reserved"][0][0] == -1 and pub["reserved"][1][0] == -1
+    assert true["reserved"][0][0] >= 0 and true["reserved"][1][0] >= 0
+    assert state.observation(0).to_dict()["reserved"][0][0] == true["reserved"][0][0]
+    check_observation(pub, true, None)
+    d = duel.new_game(seed=5)
+    gold = next(a for a in d.legal_actions() if a.kind == "take_gold")
+    d.apply(gold)
+    d.apply("reserve d3")
+    pub = public_observation(d).to_dict()
+    assert d.to_dict()["reserved"][0][0] >= 0 and pub["reserved"][0][0] == -1
+    check_observation(pub, d.to_dict(), None)

@@ -1,0 +1,160 @@
+"""Storage on SQLite and on a real PostgreSQL server (a throwaway cluster): migrations,
+games, seats (token hashes only), moves (one writer per move number), and an app that
+resumes games, bots included, from what is stored."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import inspect
+
+from splendor.server.migrations import current_revision
+from splendor.server.storage import SeatInfo, StaleMoveError, Storage, hash_token
+
+
+@pytest.fixture
+def storage(database_url: str) -> Any:
+    s = Storage(database_url)
+    s.migrate()
+    yield s
+    s.close()
+
+
+def seats() -> list[SeatInfo]:
+    return [SeatInfo(0, "human", "Ann", None, hash_token("tok-a")), SeatInfo(1, "bot", "greedy", "greedy", None)]
+
+
+def test_migrations_create_the_schema_once(storage: Storage) -> None:
+    assert current_revision(storage.engine) == "0001"
+    storage.migrate()  # idempotent
+    assert current_revision(storage.engine) == "0001"
+    assert {"games", "seats", "moves", "alembic_version"} <= set(inspect(storage.engine).get_table_names())
+
+
+def test_games_moves_and_tokens(storage: Storage) -> None:
+    g = storage.create_game("g1", "splendor", 2, 2**62 + 5, {}, seats())
+    assert g.status == "active"
+    storage.create_game("g2", "duel", 2, 7, {"turn_cap": 50}, seats()[:1] + [SeatInfo(1, "human", "Bo", None, hash_token("tok-b"))])
+    storage.append_move("g1", 0, 0, "take W U G")
+    storage.append_move("g1", 1, 1, "take R K U")
+    with pytest.raises(StaleMoveError):
+        storage.append_move("g1", 1, 1, "take R K U")
+    with pytest.raises(StaleMoveError):
+        storage.append_move("g1", 5, 0, "pass")
+    loaded = storage.load_game("g1")
+    assert loaded is not None and loaded.seed == 2**62 + 5
+    assert loaded.moves == [(0, "take W U G"), (1, "take R K U")]
+    assert loaded.seats == seats() and loaded.created_at.tzinfo is not None
+    assert storage.load_game("nope") is None
+    result = {"scores": [15, 3], "winners": [0], "end_reason": "points", "turns": 30}
+    storage.append_move("g1", 2, 0, "buy 1.1", result)
+    done = storage.load_game("g1")
+    assert done.status == "finished" and done.result == result
+    assert storage.load_game("g2").options == {"turn_cap": 50}
+    assert storage.game_ids("active") == ["g2"] and storage.game_ids() == ["g1", "g2"]
+    found = storage.games_for_token_hashes([hash_token("tok-a")])
+    assert [(g.id, mine) for g, mine in found] == [("g2", [0]), ("g1", [0])]
+    found = storage.games_for_token_hashes([hash_token("tok-b"), hash_token("nobody")])
+    assert [(g.id, mine) for g, mine in found] == [("g2", [1])]
+    assert storage.games_for_token_hashes([]) == []
+
+
+def wait_for(predicate: Callable[[], Any], what: str, timeout: float = 60.0) -> Any:
+    """Poll ``predicate`` until it returns a truthy value; fail after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    pytest.fail(f"timed out waiting for {what}")
+
+
+def test_app_resumes_games_and_schedules_bots(database_url: str, make_client: Callable[..., TestClient]) -> None:
+    """Games stored by an earlier server are replayed exactly, and a game whose next
+    decision is a bot's gets its bot scheduled at start-up."""
+    s = Storage(database_url)
+    s.migrate()
+    from splendor import classic
+
+    st = classic.new_game(2, 99)
+    s.create_game("waiting", "splendor", 2, 99, {}, [SeatInfo(0, "human", "Ann", None, hash_token("ann")),
+                                                     SeatInfo(1, "bot", "random", "random", None)])
+    s.append_move("waiting", 0, 0, "take W U G")
+    st.apply("take W U G")
+    s.create_game("botfirst", "duel", 2, 5, {}, [SeatInfo(0, "bot", "greedy", "greedy", None),
+                                                  SeatInfo(1, "human", "Bo", None, hash_token("bo"))])
+    s.close()
+    client = make_client(database_url)
+    first = wait_for(lambda: (m := client.get("/api/games/waiting", params={"token": "ann"}).json())["move"] >= 2 and m,
+                     "the bot's move in the resumed game")
+    assert first["log"][0] == {"index": 0, "seat": 0, "notation": "take W U G"}
+    assert first["current_player"] == 0 and first["legal_actions"]
+    st.apply(first["log"][1]["notation"])
+    assert first["observation"] == st.observation(0).to_dict()
+    duel = wait_for(lambda: (m := client.get("/api/games/botfirst", params={"token": "bo"}).json())["move"] >= 1 and m,
+                    "the bot's first move")
+    assert duel["log"][0]["seat"] == 0 and duel["current_player"] == 1
+    stored = client.app.state.storage.load_game("botfirst")
+    assert [n for _, n in stored.moves] == [e["notation"] for e in duel["log"]]
+
+
+def test_postgres_app_plays_a_game(postgres_url: str, make_client: Callable[..., TestClient]) -> None:
+    """The whole API on PostgreSQL: a person against a random bot to the end."""
+    client = make_client(postgres_url)
+    g = client.post("/api/games", json={"game": "splendor", "seats": [{"type": "human", "name": "Ann"},
+                                                                       {"type": "bot", "bot": "random"}]}).json()
+    gid, token = g["game_id"], g["seats"][0]["token"]
+    for _ in range(1000):
+        m = wait_for(lambda: (x := client.get(f"/api/games/{gid}", params={"token": token}).json())
+                     and (x["legal_actions"] or x["status"] == "finished") and x, "my turn")
+        if m["status"] == "finished":
+            break
+        r = client.post(f"/api/games/{gid}/actions", json={"token": token, "action": m["legal_actions"][0]["id"], "move": m["move"]})
+        assert r.status_code == 200, r.text
+    record = client.get(f"/api/games/{gid}/record").json()
+    assert record["result"] is not None and len(record["actions"]) == m["move"]
+    assert client.app.state.storage.load_game(gid).status == "finished"
+
+
+def test_default_database_is_a_sqlite_file_in_the_user_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    import platformdirs
+
+    from splendor.server.storage import default_database_url
+
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda *a, **k: str(tmp_path / "data" / "splendor"))
+    url = default_database_url()
+    assert url == f"sqlite:///{tmp_path / 'data' / 'splendor' / 'splendor.db'}"
+    assert (tmp_path / "data" / "splendor").is_dir()
+    s = Storage(None)
+    assert s.url == url
+    s.migrate()
+    assert current_revision(s.engine) == "0001"
+    s.close()
+
+
+def test_urls_in_memory_and_missing_folders(tmp_path: Any) -> None:
+    from splendor.server.storage import normalize_url
+
+    assert normalize_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_url("sqlite:///x.db") == "sqlite:///x.db"
+    deep = tmp_path / "a" / "b" / "games.db"
+    s = Storage(f"sqlite:///{deep}")
+    s.migrate()
+    assert deep.exists()
+    s.close()
+    mem = Storage("sqlite://")
+    mem.migrate()
+    mem.create_game("m", "duel", 2, 1, {}, seats())
+    import threading
+
+    out: list[Any] = []
+    t = threading.Thread(target=lambda: out.append(mem.load_game("m")))
+    t.start()
+    t.join()
+    assert out[0] is not None and out[0].id == "m"
+    mem.close()
