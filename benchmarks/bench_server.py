@@ -2,10 +2,22 @@
 
 Every seat of every game is a random bot acting as a WebSocket client (``random`` over the
 legal actions of its state messages), against a real server process on loopback (started
-here: ``splendor serve`` on a free port with a fresh SQLite file, unless ``--url`` names a
-running one). N games are kept going until the time bound (a finished game is replaced by
-a new one). Reports, as JSON on stdout:
+here: :func:`splendor.server.app.serve` on a free port with a fresh SQLite file and the
+access log off, unless ``--url`` names a running one). N games are kept going until the
+time bound (a finished game is replaced by a new one).
 
+Think time (``--think SECONDS``, default 1.0): a bot sleeps that long after receiving the
+state message that gives it a decision, then sends its action, like a person or a remote
+bot would. Each game has one pending decision at a time, so N games offer at most
+N / think actions per second (``offered_actions_per_s``). The latency clock starts when the
+action is sent, so thinking is never part of it. ``--think 0`` answers at once: the load is
+then unbounded (a saturation test: the throughput is the server's capacity and the latency
+is mostly queueing).
+
+Reports, as JSON on stdout:
+
+- ``think_s``: the think time per decision (seconds); ``offered_actions_per_s``: the most
+  the clients can offer, N / think (null for ``--think 0``: unbounded);
 - ``actions_per_s``: accepted actions per second of wall clock (all games together);
 - ``latency_ms``: p50 / p95 / p99 / max from sending an action to receiving the state
   message that contains it (the move is committed to the database before that message);
@@ -14,7 +26,8 @@ a new one). Reports, as JSON on stdout:
 
 Usage::
 
-    python benchmarks/bench_server.py --games 20 --seconds 60
+    python benchmarks/bench_server.py --games 200 --seconds 60              # 1 s think time
+    python benchmarks/bench_server.py --games 200 --seconds 60 --think 0    # saturation
     python benchmarks/bench_server.py --games 2 --seconds 5 --game duel      # a tiny run
     python benchmarks/bench_server.py --url http://127.0.0.1:8000 --games 50 --seconds 120
 """
@@ -48,8 +61,11 @@ class Stats:
     acknowledged: dict[str, dict[int, str]] = field(default_factory=dict)
 
 
-async def play_seat(ws_url: str, game_id: str, seat: int, rng: random.Random, stats: Stats, deadline: float) -> None:
-    """One seat: answer every state whose decision is ours with a random legal action."""
+async def play_seat(
+    ws_url: str, game_id: str, seat: int, rng: random.Random, stats: Stats, deadline: float, think: float
+) -> None:
+    """One seat: answer every state whose decision is ours with a random legal action,
+    ``think`` seconds after receiving it (the latency clock starts at the send)."""
     acked = stats.acknowledged.setdefault(game_id, {})
     sent: dict[int, tuple[float, str]] = {}
     async with connect(ws_url, max_size=None) as ws:
@@ -75,11 +91,17 @@ async def play_seat(ws_url: str, game_id: str, seat: int, rng: random.Random, st
                 return
             if msg["legal_actions"] and msg["move"] not in sent:
                 text = rng.choice(msg["legal_actions"])["notation"]
+                if think > 0:
+                    await asyncio.sleep(think)
+                    if time.monotonic() > deadline:
+                        return
                 sent[msg["move"]] = (time.perf_counter(), text)
                 await ws.send(json.dumps({"type": "action", "action": text, "move": msg["move"]}))
 
 
-async def game_slot(http: httpx.AsyncClient, base: str, game: str, rng: random.Random, stats: Stats, deadline: float) -> None:
+async def game_slot(
+    http: httpx.AsyncClient, base: str, game: str, rng: random.Random, stats: Stats, deadline: float, think: float
+) -> None:
     """Keep one game going until the deadline (a new one when it ends)."""
     ws_base = base.replace("http", "ws", 1)
     while time.monotonic() < deadline:
@@ -94,7 +116,7 @@ async def game_slot(http: httpx.AsyncClient, base: str, game: str, rng: random.R
         stats.games_started += 1
         await asyncio.gather(*(
             play_seat(f"{ws_base}/ws/games/{g['game_id']}?token={s['token']}", g["game_id"], s["seat"],
-                      random.Random(rng.random()), stats, deadline)
+                      random.Random(rng.random()), stats, deadline, think)
             for s in g["seats"]))
         state = (await http.get(f"{base}/api/games/{g['game_id']}")).json()
         if state["status"] == "finished":
@@ -108,14 +130,14 @@ def percentile(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q / 100 * (len(s) - 1))))]
 
 
-async def run(base: str, games: int, seconds: float, game: str, seed: int) -> dict[str, Any]:
+async def run(base: str, games: int, seconds: float, game: str, seed: int, think: float) -> dict[str, Any]:
     stats = Stats()
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=games * 2 + 4)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         t0 = time.perf_counter()
         deadline = time.monotonic() + seconds
-        await asyncio.gather(*(game_slot(http, base, game, random.Random(rng.random()), stats, deadline)
+        await asyncio.gather(*(game_slot(http, base, game, random.Random(rng.random()), stats, deadline, think)
                                for _ in range(games)))
         elapsed = time.perf_counter() - t0
         lost = 0
@@ -126,6 +148,8 @@ async def run(base: str, games: int, seconds: float, game: str, seed: int) -> di
     return {
         "game": game,
         "concurrent_games": games,
+        "think_s": think,
+        "offered_actions_per_s": round(games / think, 1) if think > 0 else None,
         "seconds": round(elapsed, 2),
         "games_started": stats.games_started,
         "games_finished": stats.games_finished,
@@ -145,9 +169,11 @@ def free_port() -> int:
 
 
 def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
-    """``splendor serve`` on loopback; returns once it answers."""
-    proc = subprocess.Popen([sys.executable, "-m", "splendor.cli", "serve", "--port", str(port),
-                             "--database-url", f"sqlite:///{db}", "--bot-workers", "1"],
+    """The server (:func:`splendor.server.app.serve`, as ``splendor serve`` runs it, with
+    the access log off) on loopback; returns once it answers."""
+    code = ("import sys; from splendor.server.app import serve; "
+            "serve(sys.argv[1], port=int(sys.argv[2]), bot_workers=1, access_log=False, log_level='warning')")
+    proc = subprocess.Popen([sys.executable, "-c", code, f"sqlite:///{db}", str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -169,9 +195,11 @@ def main() -> None:
     ap.add_argument("--game", choices=["splendor", "duel"], default="splendor")
     ap.add_argument("--url", default=None, help="a running server (default: start one here)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the clients' random choices")
+    ap.add_argument("--think", type=float, default=1.0,
+                    help="seconds a bot thinks before sending each action (0: at once, a saturation test)")
     args = ap.parse_args()
-    if args.games < 1 or args.seconds <= 0:
-        ap.error("--games must be >= 1 and --seconds > 0")
+    if args.games < 1 or args.seconds <= 0 or args.think < 0:
+        ap.error("--games must be >= 1, --seconds > 0 and --think >= 0")
     proc = None
     base = args.url
     with tempfile.TemporaryDirectory() as tmp:
@@ -180,7 +208,7 @@ def main() -> None:
             proc = start_server(Path(tmp) / "bench.db", port)
             base = f"http://127.0.0.1:{port}"
         try:
-            result = asyncio.run(run(base.rstrip("/"), args.games, args.seconds, args.game, args.seed))
+            result = asyncio.run(run(base.rstrip("/"), args.games, args.seconds, args.game, args.seed, args.think))
         finally:
             if proc is not None:
                 proc.terminate()

@@ -349,9 +349,7 @@ def serve(
     Open http://HOST:PORT/ to create a game and share its invite links. Games are stored
     in the database (schema migrated at start-up); a restarted server resumes every game.
     """
-    import uvicorn
-
-    from .server.app import create_app
+    from .server.app import serve as serve_app
 
     if not 0 < port < 65536:
         typer.echo(f"--port must be 1..65535, got {port}", err=True)
@@ -360,7 +358,7 @@ def serve(
         typer.echo(f"--bot-workers must be 1 or more, got {bot_workers}", err=True)
         raise typer.Exit(2)
     typer.echo(f"splendor web app on http://{host}:{port}/")
-    uvicorn.run(create_app(database_url, bot_workers=bot_workers), host=host, port=port, log_level="info")
+    serve_app(database_url, host=host, port=port, bot_workers=bot_workers)
 
 
 def main() -> None:

@@ -397,3 +397,74 @@ def wait_until(predicate: Any, what: str, timeout: float = 60.0) -> Any:
             return value
         time.sleep(0.02)
     pytest.fail(f"timed out waiting for {what}")
+
+
+def test_moves_of_many_games_share_a_transaction(tmp_path: Any) -> None:
+    """The service's writer commits the moves that arrive together in one transaction
+    (group commit), answers each move only after its commit, and a stale move gets its own
+    error without harming the others."""
+    import asyncio
+
+    from splendor.server.service import MoveWriter
+    from splendor.server.storage import MoveToStore, SeatInfo, StaleMoveError, Storage
+
+    storage = Storage(f"sqlite:///{tmp_path / 'group.db'}")
+    storage.migrate()
+    ids = [f"g{i}" for i in range(20)]
+    for gid in ids:
+        storage.create_game(gid, "splendor", 2, 1, {}, [SeatInfo(0, "human", "A", None, "x"),
+                                                        SeatInfo(1, "human", "B", None, "y")])
+    batches: list[int] = []
+    append_moves = storage.append_moves
+
+    def counting(moves: Any) -> Any:
+        batches.append(len(moves))
+        return append_moves(moves)
+
+    storage.append_moves = counting  # type: ignore[method-assign]
+
+    async def main() -> list[Any]:
+        writer = MoveWriter(storage)
+        try:
+            first = await writer.append(MoveToStore("g0", 0, 0, "take W U G"))
+            rest = await asyncio.gather(
+                *(writer.append(MoveToStore(gid, 0 if gid != "g0" else 5, 0, "take W U G")) for gid in ids),
+                return_exceptions=True,
+            )
+            return [first, *rest]
+        finally:
+            await writer.close()
+
+    out = asyncio.run(main())
+    assert isinstance(out[1], StaleMoveError)  # g0 move 5
+    assert all(not isinstance(o, BaseException) for k, o in enumerate(out) if k != 1)
+    assert batches[0] == 1 and sum(batches) == 21 and len(batches) < 21
+    assert all(storage.load_game(gid).moves == [(0, "take W U G")] for gid in ids)
+    storage.close()
+
+
+def test_hub_builds_each_view_once_and_spectators_share_it() -> None:
+    import asyncio
+
+    from splendor.server.hub import Hub
+
+    async def main() -> None:
+        hub = Hub()
+        subs = [hub.subscribe("g", seat) for seat in (None, None, None, 0, 0, 1)]
+        other = hub.subscribe("h", None)
+        built: list[Any] = []
+
+        def build(seat: Any) -> str:
+            built.append(seat)
+            return f'{{"view":{seat if seat is not None else -1}}}'
+
+        assert hub.publish("g", build, exclude=subs[4]) == 5
+        assert sorted(built, key=str) == [0, 1, None]
+        texts = [s.outbox.get_nowait() for s in subs if s is not subs[4]]
+        assert texts == ['{"view":-1}'] * 3 + ['{"view":0}', '{"view":1}']
+        assert texts[0] is texts[1] is texts[2]  # one text for every spectator
+        assert subs[4].outbox.empty() and other.outbox.empty()
+        subs[0].send({"type": "pong"})
+        assert subs[0].outbox.get_nowait() == '{"type":"pong"}'
+
+    asyncio.run(main())

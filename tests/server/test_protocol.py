@@ -11,8 +11,11 @@ from splendor.server.protocol import (
     MalformedActionError,
     action_json,
     parse_action,
+    log_entry_json,
+    log_json,
     public_observation,
     state_message,
+    state_message_json,
 )
 
 from .util import check_message, check_observation, engine_states
@@ -94,3 +97,30 @@ def test_public_observation_hides_every_blind_reserve() -> None:
     pub = public_observation(d).to_dict()
     assert d.to_dict()["reserved"][0][0] >= 0 and pub["reserved"][0][0] == -1
     check_observation(pub, d.to_dict(), None)
+
+
+@pytest.mark.parametrize("game", ["splendor", "duel"])
+def test_state_message_json_is_the_state_message(game: str) -> None:
+    """The WebSocket text (with the log kept as text, one entry appended per move) parses
+    to exactly :func:`state_message`, same keys in the same order, for every viewer."""
+    import json
+
+    moves: list[tuple[int, str]] = []
+    log = ""
+    seats = [{"seat": 0, "type": "human", "name": "Ann", "bot": None, "connected": True},
+             {"seat": 1, "type": "bot", "name": "Bo", "bot": "random", "connected": True}]
+    states = list(engine_states(game, seed=4, policy_seed=9, limit=60))
+    for k, state in enumerate(states):
+        for seat in (0, 1, None):
+            expected = state_message(game_id="g", game=game, state=state, seat=seat, moves=moves, seats=seats, result=None)
+            text = state_message_json(game_id="g", game=game, state=state, seat=seat, moves=moves, seats=seats,
+                                      result=None, log=log)
+            got = json.loads(text)
+            assert got == expected and list(got) == list(expected)
+            assert text == state_message_json(game_id="g", game=game, state=state, seat=seat, moves=moves,
+                                              seats=seats, result=None)
+        if state.current_player is not None:  # the log is text kept beside the moves
+            entry = log_entry_json(len(moves), int(state.current_player), f"move {k}")
+            log = f"{log},{entry}" if log else entry
+            moves.append((int(state.current_player), f"move {k}"))
+            assert log == log_json(moves)

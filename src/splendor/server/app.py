@@ -19,11 +19,15 @@ action):
   4403 bad token, 4404 unknown game.
 - ``GET /``, ``/games/{id}``, ``/games/{id}/replay``: the client's ``index.html``;
   ``/static/...``: the client's files (``src/splendor/web/``).
+
+State messages are sent as JSON text built once per distinct viewer
+(:meth:`.service.GameService.message_json`). :func:`serve` runs the app with uvicorn.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 from concurrent.futures import Executor
@@ -32,7 +36,7 @@ from pathlib import Path
 from typing import Any, AsyncIterator
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from ..bots.external import game_tables
@@ -71,6 +75,12 @@ def create_app(
         search_executor: where the searching bots (medium, hard) think; default
             ``executor`` when one is given, else an owned pool of ``bot_workers`` processes.
         bot_workers: size of the default search pool (default: CPU count, at most 4).
+
+    Once started (schema migrated, unfinished games loaded), the app moves every object
+    that exists to the garbage collector's permanent generation (:func:`gc.freeze`): the
+    modules, engines and tables loaded at start-up live as long as the process, and
+    without this a full collection scans them all (pauses of about 100-170 ms every few
+    seconds under load, measured, which every game in flight waits for).
     """
     web = Path(web_dir) if web_dir is not None else WEB_DIR
 
@@ -94,6 +104,7 @@ def create_app(
         app.state.storage, app.state.hub, app.state.service = storage, hub, service
         try:
             await service.start()
+            gc.freeze()  # see the docstring: no full-collection pauses over start-up objects
             yield
         finally:
             await service.close()
@@ -140,20 +151,20 @@ def create_app(
         return {"games": await service_of(request).list_games(token)}
 
     @app.get("/api/games/{game_id}")
-    async def get_state(request: Request, game_id: str, token: str | None = None) -> dict[str, Any]:
+    async def get_state(request: Request, game_id: str, token: str | None = None) -> Response:
         service = service_of(request)
         live = await service.get(game_id)
-        return service.message(live, service.seat_for_token(live, token))
+        return _json_response(service.message_json(live, service.seat_for_token(live, token)))
 
     @app.post("/api/games/{game_id}/actions")
-    async def post_action(request: Request, game_id: str) -> dict[str, Any]:
+    async def post_action(request: Request, game_id: str) -> Response:
         service = service_of(request)
         await service.get(game_id)
         body = await _json_object(request)
         if "action" not in body:
             raise BadRequest('missing "action": an action id or a notation such as "take W U G"')
         live, seat = await service.act(game_id, body.get("token"), body["action"], body.get("move"))
-        return service.message(live, seat)
+        return _json_response(service.message_json(live, seat))
 
     @app.post("/api/games/{game_id}/explain")
     async def post_explain(request: Request, game_id: str) -> dict[str, Any]:
@@ -196,7 +207,7 @@ def create_app(
             return
         hub: Hub = websocket.app.state.hub
         sub = hub.subscribe(game_id, seat)
-        sub.send(service.message(live, seat))
+        sub.send_text(service.message_json(live, seat))
         if seat is not None:
             service.publish(live, exclude=sub)  # the others see the seat connected
         sender = asyncio.create_task(_send_loop(websocket, sub))
@@ -234,6 +245,11 @@ def create_app(
     return app
 
 
+def _json_response(text: str) -> Response:
+    """A 200 response whose body is JSON text already serialized (a state message)."""
+    return Response(content=text, media_type="application/json")
+
+
 async def _json_object(request: Request) -> dict[str, Any]:
     """The request body as a JSON object. Raises BadRequest (400) otherwise."""
     raw = await request.body()
@@ -253,14 +269,15 @@ def _reason(message: str) -> str:
 
 
 async def _send_loop(websocket: WebSocket, sub: Subscriber) -> None:
-    """Drain ``sub``'s outbox into the socket; a None closes it (the client fell behind)."""
+    """Drain ``sub``'s outbox (JSON texts) into the socket; a None closes it (the client
+    fell behind)."""
     try:
         while True:
             message = await sub.outbox.get()
             if message is None:
                 await websocket.close(code=1013, reason="too many unread messages; reconnect")
                 return
-            await websocket.send_json(message)
+            await websocket.send_text(message)
     except (WebSocketDisconnect, RuntimeError):
         return
 
@@ -297,3 +314,44 @@ async def _receive_loop(websocket: WebSocket, service: GameService, live: Any, s
         else:
             sub.send({"type": "error", "status": 400,
                       "message": 'unknown message; send {"type": "action", "action": ..., "move": n} or {"type": "ping"}'})
+
+
+def serve(
+    database_url: str | None = None,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    bot_workers: int | None = None,
+    access_log: bool = True,
+    log_level: str = "info",
+    ws_per_message_deflate: bool = True,
+) -> None:
+    """Run the app with uvicorn until it is stopped (SIGINT/SIGTERM); blocks.
+
+    uvicorn picks its fastest installed parts: the ``uvloop`` event loop, the
+    ``httptools`` HTTP parser and the ``websockets`` (sans-I/O) WebSocket protocol.
+
+    Args:
+        database_url, bot_workers: as :func:`create_app`.
+        host, port: the address to listen on.
+        access_log: log one line per HTTP request and WebSocket connection (off for load
+            tests: it costs time on the event loop).
+        log_level: uvicorn's log level (``"info"``, ``"warning"``, ...).
+        ws_per_message_deflate: offer WebSocket compression (RFC 7692): smaller state
+            messages (their move log repeats from one message to the next) for CPU time
+            (about a sixth of the server's time when saturated on loopback; measured with
+            ``benchmarks/bench_server.py``).
+
+    Raises:
+        SystemExit: uvicorn could not start (the port is taken, for example).
+    """
+    import uvicorn
+
+    uvicorn.run(
+        create_app(database_url, bot_workers=bot_workers),
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=access_log,
+        ws_per_message_deflate=ws_per_message_deflate,
+    )

@@ -1,10 +1,11 @@
 """WebSocket subscribers per game, and per-seat broadcasts.
 
 A subscriber is one WebSocket connection: the seat it may see (None for a spectator) and
-an outbox queue that its connection's sender task drains. :meth:`Hub.publish` builds one
-message per distinct viewer seat (a seat's own view, the public view for spectators) and
-queues it for every subscriber of the game, without awaiting any network write, so one slow
-client never delays the game or the other clients. A client that falls more than
+an outbox queue of JSON texts that its connection's sender task drains. :meth:`Hub.publish`
+builds and serializes one message per distinct viewer seat (a seat's own view, the public
+view shared by every spectator) and queues that same text for every subscriber of the
+game, without awaiting any network write, so one slow client never delays the game or the
+other clients. A client that falls more than
 :data:`OUTBOX_LIMIT` messages behind is dropped (it reconnects and gets a fresh state).
 """
 
@@ -13,6 +14,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Callable
+
+from .protocol import dumps
 
 OUTBOX_LIMIT = 256
 
@@ -23,26 +26,31 @@ class Subscriber:
 
     Attributes:
         seat: the seat the connection acts for, or None (spectator).
-        outbox: messages to send, in order; None asks the sender to close.
+        outbox: messages to send (JSON text), in order; None asks the sender to close.
         overflowed: set when the client fell too far behind (the connection is closed).
     """
 
     game_id: str
     seat: int | None
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(
+    outbox: asyncio.Queue[str | None] = field(
         default_factory=lambda: asyncio.Queue(maxsize=OUTBOX_LIMIT + 1)
     )
     overflowed: bool = False
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue ``message`` (never blocks); a full outbox marks the subscriber overflowed."""
+        """Queue ``message`` as JSON text (never blocks), see :meth:`send_text`."""
+        self.send_text(dumps(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already serialized (never blocks); a full outbox marks the
+        subscriber overflowed."""
         if self.overflowed:
             return
         if self.outbox.qsize() >= OUTBOX_LIMIT:
             self.overflowed = True
             self.outbox.put_nowait(None)
             return
-        self.outbox.put_nowait(message)
+        self.outbox.put_nowait(text)
 
 
 class Hub:
@@ -76,15 +84,20 @@ class Hub:
     def publish(
         self,
         game_id: str,
-        build: Callable[[int | None], dict[str, Any]],
+        build: Callable[[int | None], str],
         exclude: Subscriber | None = None,
     ) -> int:
-        """Queue ``build(seat)`` for every subscriber of ``game_id`` but ``exclude`` (built
-        once per distinct seat). Returns the number of subscribers reached."""
-        views: dict[int | None, dict[str, Any]] = {}
-        subs = [s for s in self.subscribers(game_id) if s is not exclude]
-        for sub in subs:
-            if sub.seat not in views:
-                views[sub.seat] = build(sub.seat)
-            sub.send(views[sub.seat])
-        return len(subs)
+        """Queue ``build(seat)`` (a message as JSON text) for every subscriber of
+        ``game_id`` but ``exclude``; it is built once per distinct seat (spectators share
+        one). Returns the number of subscribers reached."""
+        views: dict[int | None, str] = {}
+        reached = 0
+        for sub in self.subscribers(game_id):
+            if sub is exclude:
+                continue
+            text = views.get(sub.seat)
+            if text is None:
+                text = views[sub.seat] = build(sub.seat)
+            sub.send_text(text)
+            reached += 1
+        return reached

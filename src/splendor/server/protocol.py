@@ -12,6 +12,9 @@ Everything a client may receive is built here, from the authoritative state, for
 - :func:`state_message`: the ``{"type": "state", ...}`` message for one viewer (a seat, or
   None for a spectator): that seat's :meth:`State.observation`, or the public one; legal
   actions only when the decision is the viewer's. The seed is never in it.
+- :func:`state_message_json`: the same message as compact JSON text, what the WebSocket
+  sends; the move log, which grows with the game, is spliced in as text kept by the caller
+  (:func:`log_entry_json` per move) instead of being serialized again for every message.
 
 Malformed client input raises :class:`MalformedActionError` (HTTP 400) whose message says
 how to write the action.
@@ -19,6 +22,7 @@ how to write the action.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Sequence
 
 import numpy as np
@@ -137,6 +141,63 @@ def log_entries(moves: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
     return [{"index": i, "seat": seat, "notation": text} for i, (seat, text) in enumerate(moves)]
 
 
+def dumps(value: Any) -> str:
+    """Compact JSON text (no spaces, UTF-8 kept), as the WebSocket messages are sent."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def log_entry_json(index: int, seat: int, notation: str) -> str:
+    """One entry of the ``log`` of a state message as JSON text: ``{"index","seat","notation"}``."""
+    return dumps({"index": index, "seat": seat, "notation": notation})
+
+
+def log_json(moves: Sequence[tuple[int, str]]) -> str:
+    """The entries of ``log`` as JSON text joined by commas (without the brackets)."""
+    return ",".join(log_entry_json(i, seat, text) for i, (seat, text) in enumerate(moves))
+
+
+def _head_and_tail(
+    game_id: str,
+    game: str,
+    state: Any,
+    seat: int | None,
+    moves: Sequence[tuple[int, str]],
+    seats: Sequence[dict[str, Any]],
+    result: dict[str, Any] | None,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The fields of a state message before ``log`` and after it (key order kept)."""
+    current = state.current_player
+    finished = state.is_terminal or result is not None
+    obs = viewer_observation(state, seat)
+    legal: list[dict[str, Any]] = []
+    if not finished and seat is not None and current == seat:
+        legal = [action_json(a) for a in state.legal_actions()]
+    head = {
+        "type": "state",
+        "game_id": game_id,
+        "game": game,
+        "num_players": int(state.num_players),
+        "seat": seat,
+        "status": "finished" if finished else "active",
+        "move": len(moves),
+        "turn": int(state.turn),
+        "current_player": None if finished else current,
+        "observation": obs.to_dict(),
+        "legal_actions": legal,
+    }
+    last = None
+    if moves:
+        last_seat, last_text = moves[-1]
+        last = {"index": len(moves) - 1, "seat": last_seat, "notation": last_text}
+    tail = {
+        "last_move": last,
+        "scores": [int(x) for x in state.scores],
+        "result": result,
+        "seats": [dict(s) for s in seats],
+    }
+    return head, tail
+
+
 def state_message(
     *,
     game_id: str,
@@ -161,28 +222,28 @@ def state_message(
         "turn", "current_player", "observation", "legal_actions", "log", "last_move",
         "scores", "result", "seats"}`` (see the module docstring).
     """
-    current = state.current_player
-    finished = state.is_terminal or result is not None
-    obs = viewer_observation(state, seat)
-    legal: list[dict[str, Any]] = []
-    if not finished and seat is not None and current == seat:
-        legal = [action_json(a) for a in state.legal_actions()]
-    log = log_entries(moves)
-    return {
-        "type": "state",
-        "game_id": game_id,
-        "game": game,
-        "num_players": int(state.num_players),
-        "seat": seat,
-        "status": "finished" if finished else "active",
-        "move": len(moves),
-        "turn": int(state.turn),
-        "current_player": None if finished else current,
-        "observation": obs.to_dict(),
-        "legal_actions": legal,
-        "log": log,
-        "last_move": log[-1] if log else None,
-        "scores": [int(x) for x in state.scores],
-        "result": result,
-        "seats": [dict(s) for s in seats],
-    }
+    head, tail = _head_and_tail(game_id, game, state, seat, moves, seats, result)
+    return {**head, "log": log_entries(moves), **tail}
+
+
+def state_message_json(
+    *,
+    game_id: str,
+    game: str,
+    state: Any,
+    seat: int | None,
+    moves: Sequence[tuple[int, str]],
+    seats: Sequence[dict[str, Any]],
+    result: dict[str, Any] | None,
+    log: str | None = None,
+) -> str:
+    """:func:`state_message` as compact JSON text (the same fields, values and order).
+
+    Args:
+        log: :func:`log_json` of ``moves``, kept up to date by the caller (one
+            :func:`log_entry_json` appended per move); None: built here from ``moves``.
+        Others: as :func:`state_message`.
+    """
+    head, tail = _head_and_tail(game_id, game, state, seat, moves, seats, result)
+    entries = log_json(moves) if log is None else log
+    return f'{dumps(head)[:-1]},"log":[{entries}],{dumps(tail)[1:]}'

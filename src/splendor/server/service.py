@@ -12,6 +12,11 @@ writer of the database. Accepting an action (:meth:`GameService.act`):
    (with the result when it ends the game), and only then does the live state advance and
    the hub broadcast each subscriber its own view.
 
+Every write goes through one :class:`MoveWriter`: one database thread, so writers never
+wait on each other's locks, and a group commit: the moves that arrive while a transaction
+is being written are committed together in the next one (one move alone when the server is
+quiet, many under load). A move's request is answered only once its transaction commits.
+
 A seat's decisions are serialized by one :class:`asyncio.Lock` per game. After every
 accepted move, and for every unfinished game at start-up, a bot whose decision it is gets
 a task that asks a worker process (:mod:`.bots`) for its action.
@@ -22,16 +27,36 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 from ..game import get_game
 from ..record import GameRecord, result_of
 from . import bots as server_bots
 from .hub import Hub, Subscriber
-from .protocol import MalformedActionError, explain, parse_action, state_message
-from .storage import STATUS_ACTIVE, STATUS_FINISHED, SeatInfo, StaleMoveError, Storage, StoredGame, hash_token
+from .protocol import (
+    MalformedActionError,
+    explain,
+    log_entry_json,
+    log_json,
+    parse_action,
+    state_message,
+    state_message_json,
+)
+from .storage import (
+    STATUS_ACTIVE,
+    STATUS_FINISHED,
+    MoveToStore,
+    SeatInfo,
+    StaleMoveError,
+    Storage,
+    StoredGame,
+    hash_token,
+)
+
+T = TypeVar("T")
 
 log = logging.getLogger("splendor.server")
 
@@ -82,6 +107,8 @@ class LiveGame:
         moves: ``(seat, notation)`` of every committed decision (the state is their replay).
         state: the full state after ``moves`` (hidden information included: never sent).
         lock: serializes the decisions of this game.
+        log_json: the state messages' ``log`` entries as JSON text
+            (:func:`.protocol.log_json` of ``moves``), grown by :meth:`add_move`.
     """
 
     id: str
@@ -97,6 +124,17 @@ class LiveGame:
     result: dict[str, Any] | None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
+    log_json: str = ""
+
+    def __post_init__(self) -> None:
+        if self.moves and not self.log_json:
+            self.log_json = log_json(self.moves)
+
+    def add_move(self, seat: int, notation: str) -> None:
+        """Append a committed decision to ``moves`` and ``log_json``."""
+        entry = log_entry_json(len(self.moves), seat, notation)
+        self.log_json = f"{self.log_json},{entry}" if self.moves else entry
+        self.moves.append((seat, notation))
 
     @property
     def finished(self) -> bool:
@@ -144,6 +182,66 @@ def _retrieve(task: "asyncio.Future[Any]") -> None:
         task.exception()
 
 
+class MoveWriter:
+    """Every database write of the service, in one thread, with group commit.
+
+    :meth:`append` queues a move and waits for its commit; a drain task hands everything
+    queued to :meth:`.Storage.append_moves` (one transaction) and, while that runs, the
+    moves that arrive wait for the next transaction. :meth:`run` runs any other write
+    (creating a game) in the same thread. One thread means that writes never wait on each
+    other's database locks (SQLite has one writer at a time).
+
+    Args:
+        storage: the database.
+    """
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="splendor-db-writer")
+        self._pending: list[tuple[MoveToStore, asyncio.Future[datetime]]] = []
+        self._drain_task: asyncio.Task[None] | None = None
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in the writer thread; returns or raises what it does."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
+
+    async def append(self, move: MoveToStore) -> datetime:
+        """Commit ``move`` (with the moves queued with it); returns the commit time (UTC).
+
+        Raises:
+            StaleMoveError: the move is not the next one of its game (nothing written).
+            Exception: what the database raised (nothing of that transaction written).
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[datetime] = loop.create_future()
+        self._pending.append((move, done))
+        if self._drain_task is None or self._drain_task.done():
+            self._drain_task = loop.create_task(self._drain(), name="splendor-db-writer")
+        return await done
+
+    async def _drain(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            outcomes: list[Any]
+            try:
+                outcomes = await self.run(self.storage.append_moves, [m for m, _ in batch])
+            except Exception as e:  # the transaction failed: none of the batch is stored
+                outcomes = [e] * len(batch)
+            for (_, done), outcome in zip(batch, outcomes):
+                if done.done():  # its waiter was cancelled (shutting down)
+                    continue
+                if isinstance(outcome, BaseException):
+                    done.set_exception(outcome)
+                else:
+                    done.set_result(outcome)
+
+    async def close(self) -> None:
+        """Finish the queued writes, then stop the thread."""
+        while self._drain_task is not None and not self._drain_task.done():
+            await asyncio.shield(self._drain_task)
+        await asyncio.to_thread(self._thread.shutdown, wait=True)
+
+
 class GameService:
     """Creates, loads and plays games; one per app (no global state).
 
@@ -157,6 +255,7 @@ class GameService:
         self.storage = storage
         self.hub = hub
         self.pools = pools
+        self.writer = MoveWriter(storage)
         self._games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._closed = False
@@ -186,6 +285,7 @@ class GameService:
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.writer.close()
 
     # ------------------------------------------------------------------ creating
 
@@ -258,9 +358,7 @@ class GameService:
         except (TypeError, ValueError) as e:
             raise BadRequest(f"bad options: {e}") from None
         game_id = secrets.token_urlsafe(9)
-        stored = await asyncio.to_thread(
-            self.storage.create_game, game_id, name, len(seats), seed, options, infos
-        )
+        stored = await self.writer.run(self.storage.create_game, game_id, name, len(seats), seed, options, infos)
         live = LiveGame(
             id=game_id,
             game=name,
@@ -352,6 +450,22 @@ class GameService:
             result=live.result,
         )
 
+    def message_json(
+        self, live: LiveGame, seat: int | None, seats: Sequence[dict[str, Any]] | None = None
+    ) -> str:
+        """:meth:`message` as JSON text (:func:`.protocol.state_message_json`, with the
+        game's cached log). ``seats``: :meth:`seats_json`, when the caller has it."""
+        return state_message_json(
+            game_id=live.id,
+            game=live.game,
+            state=live.state,
+            seat=seat,
+            moves=live.moves,
+            seats=self.seats_json(live) if seats is None else seats,
+            result=live.result,
+            log=live.log_json,
+        )
+
     def summary(self, live: LiveGame, your_seats: Sequence[int]) -> dict[str, Any]:
         """A game list entry: ``{"game_id", "game", "status", "seats", "your_seats",
         "current_player", "turn", "moves", "result", "created_at", "updated_at"}``."""
@@ -382,8 +496,10 @@ class GameService:
         return out
 
     def publish(self, live: LiveGame, exclude: Subscriber | None = None) -> None:
-        """Send every subscriber of the game (but ``exclude``) its own fresh state."""
-        self.hub.publish(live.id, lambda seat: self.message(live, seat), exclude)
+        """Send every subscriber of the game (but ``exclude``) its own fresh state (each
+        distinct view built and serialized once)."""
+        seats = self.seats_json(live)
+        self.hub.publish(live.id, lambda seat: self.message_json(live, seat, seats), exclude)
 
     # ------------------------------------------------------------------ acting
 
@@ -450,15 +566,14 @@ class GameService:
         new.apply(action)
         result = result_of(new) if new.is_terminal else None
         idx = len(live.moves)
+        notation = str(action)
         try:
-            live.updated_at = await asyncio.to_thread(
-                self.storage.append_move, live.id, idx, seat, str(action), result
-            )
+            live.updated_at = await self.writer.append(MoveToStore(live.id, idx, seat, notation, result))
         except StaleMoveError as e:  # another writer on the same database
             self._games.pop(live.id, None)
             raise Conflict(f"{e}; reload the game") from None
         live.state = new
-        live.moves.append((seat, str(action)))
+        live.add_move(seat, notation)
         live.result = result
         self.publish(live)
         self._schedule_bot(live)

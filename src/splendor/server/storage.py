@@ -17,6 +17,12 @@ Tables:
 
 A game's position is never stored: it is the replay of its moves from its seed (C18, D24),
 so every committed move survives a crash and the restarted server resumes exactly.
+
+Writing is cheap on purpose: a move is one SQLAlchemy Core ``INSERT ... SELECT`` (which
+also checks that it is the next move of its game) and one ``UPDATE`` of the game row, and
+:meth:`Storage.append_moves` commits the moves of many games in one transaction (the
+service's group commit, :class:`splendor.server.service.MoveWriter`). A SQLite file runs
+in WAL mode with ``synchronous=NORMAL`` (see :func:`_sqlite_pragmas`).
 """
 
 from __future__ import annotations
@@ -34,8 +40,11 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    bindparam,
     create_engine,
     event,
+    func,
+    insert,
     select,
     update,
 )
@@ -159,6 +168,35 @@ class StaleMoveError(Exception):
     """The move number to store is not the next one (another writer got there first)."""
 
 
+@dataclass(frozen=True)
+class MoveToStore:
+    """One move for :meth:`Storage.append_moves`: move number ``idx`` (0-based) of
+    ``game_id``, played by ``seat``; ``result`` (the record's result) when it ends the game."""
+
+    game_id: str
+    idx: int
+    seat: int
+    notation: str
+    result: dict[str, Any] | None = None
+
+
+_MOVES = MoveRow.__table__
+_GAMES = GameRow.__table__
+_SEATS = SeatRow.__table__
+
+_LAST_IDX = (
+    select(_MOVES.c.game_id, func.max(_MOVES.c.idx))
+    .where(_MOVES.c.game_id.in_(bindparam("game_ids", expanding=True)))
+    .group_by(_MOVES.c.game_id)
+)
+_TOUCH_GAME = update(_GAMES).where(_GAMES.c.id == bindparam("gid")).values(updated_at=bindparam("now"))
+_FINISH_GAME = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("gid"))
+    .values(updated_at=bindparam("now"), status=STATUS_FINISHED, result=bindparam("final", type_=JSON()))
+)
+
+
 def _aware(t: datetime) -> datetime:
     """SQLite gives naive datetimes back: they were stored as UTC."""
     return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
@@ -218,31 +256,29 @@ class Storage:
             sqlalchemy.exc.IntegrityError: ``game_id`` already exists.
         """
         now = utcnow()
-        with self._sessions.begin() as s:
-            s.add(
-                GameRow(
-                    id=game_id,
-                    game=game,
-                    num_players=num_players,
-                    seed=seed,
-                    options=dict(options),
-                    status=STATUS_ACTIVE,
-                    result=None,
-                    created_at=now,
-                    updated_at=now,
-                )
+        with self.engine.begin() as c:
+            c.execute(
+                insert(_GAMES),
+                {
+                    "id": game_id,
+                    "game": game,
+                    "num_players": num_players,
+                    "seed": seed,
+                    "options": dict(options),
+                    "status": STATUS_ACTIVE,
+                    "result": None,
+                    "created_at": now,
+                    "updated_at": now,
+                },
             )
-            s.flush()
-            for seat in seats:
-                s.add(
-                    SeatRow(
-                        game_id=game_id,
-                        seat=seat.seat,
-                        type=seat.type,
-                        name=seat.name,
-                        bot=seat.bot,
-                        token_hash=seat.token_hash,
-                    )
+            if seats:
+                c.execute(
+                    insert(_SEATS),
+                    [
+                        {"game_id": game_id, "seat": x.seat, "type": x.type, "name": x.name, "bot": x.bot,
+                         "token_hash": x.token_hash}
+                        for x in seats
+                    ],
                 )
         return StoredGame(
             id=game_id,
@@ -271,28 +307,62 @@ class Storage:
         Raises:
             StaleMoveError: ``idx`` is not the number of moves stored (nothing written).
         """
-        now = utcnow()
-        try:
-            return self._append_move(game_id, idx, seat, notation, result, now)
-        except IntegrityError:  # another writer stored move idx first (primary key)
-            raise StaleMoveError(f"move {idx} of game {game_id} is stale: it was stored by another writer") from None
+        (outcome,) = self.append_moves([MoveToStore(game_id, idx, seat, notation, result)])
+        if isinstance(outcome, StaleMoveError):
+            raise outcome
+        return outcome
 
-    def _append_move(
-        self, game_id: str, idx: int, seat: int, notation: str, result: dict[str, Any] | None, now: datetime
-    ) -> datetime:
-        with self._sessions.begin() as s:
-            count = s.scalar(
-                select(MoveRow.idx).where(MoveRow.game_id == game_id).order_by(MoveRow.idx.desc()).limit(1)
-            )
-            expected = 0 if count is None else count + 1
-            if idx != expected:
-                raise StaleMoveError(f"move {idx} of game {game_id} is stale: {expected} moves are stored")
-            s.add(MoveRow(game_id=game_id, idx=idx, seat=seat, notation=notation, created_at=now))
-            values: dict[str, Any] = {"updated_at": now}
-            if result is not None:
-                values.update(status=STATUS_FINISHED, result=result)
-            s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
-        return now
+    def append_moves(self, moves: Sequence[MoveToStore]) -> list[datetime | StaleMoveError]:
+        """Commit several moves (of different games) in one transaction: a group commit.
+
+        Each move is stored only if its ``idx`` is the number of moves its game has
+        stored (the moves before it in ``moves`` included); a move with a ``result``
+        finishes its game. Stale moves are skipped; the others are all committed together
+        (on a race with another writer on the same database, which the primary key
+        rejects, each move is retried in its own transaction).
+
+        Returns:
+            For each move, in order: the commit time (UTC), or the :class:`StaleMoveError`
+            saying why it was not stored.
+        """
+        now = utcnow()
+        if not moves:
+            return []
+        try:
+            with self.engine.begin() as c:
+                return self._store_moves(c, moves, now)
+        except IntegrityError:
+            if len(moves) == 1:
+                m = moves[0]
+                return [StaleMoveError(f"move {m.idx} of game {m.game_id} is stale: it was stored by another writer")]
+        return [self.append_moves([m])[0] for m in moves]
+
+    @staticmethod
+    def _store_moves(c: Any, moves: Sequence[MoveToStore], now: datetime) -> list[datetime | StaleMoveError]:
+        """Three statements whatever the number of moves: the last stored move number of
+        each game, one multi-row INSERT, one executemany UPDATE (plus one per finished game)."""
+        stored = {gid: int(last) + 1 for gid, last in c.execute(_LAST_IDX, {"game_ids": sorted({m.game_id for m in moves})})}
+        outcomes: list[datetime | StaleMoveError] = []
+        rows: list[dict[str, Any]] = []
+        touched: dict[str, MoveToStore] = {}
+        for m in moves:
+            expected = stored.get(m.game_id, 0)
+            if m.idx != expected:
+                outcomes.append(StaleMoveError(f"move {m.idx} of game {m.game_id} is stale: {expected} moves are stored"))
+                continue
+            stored[m.game_id] = expected + 1
+            rows.append({"game_id": m.game_id, "idx": m.idx, "seat": m.seat, "notation": m.notation, "created_at": now})
+            touched[m.game_id] = m if m.result is not None else touched.get(m.game_id, m)
+            outcomes.append(now)
+        if rows:
+            c.execute(insert(_MOVES), rows)
+            touch = [{"gid": gid, "now": now} for gid, m in touched.items() if m.result is None]
+            if touch:
+                c.execute(_TOUCH_GAME, touch)
+            for gid, m in touched.items():
+                if m.result is not None:
+                    c.execute(_FINISH_GAME, {"gid": gid, "now": now, "final": m.result})
+        return outcomes
 
     # ------------------------------------------------------------------ reading
 
@@ -358,10 +428,17 @@ def _stored(row: GameRow, seats: Sequence[SeatRow], moves: list[tuple[int, str]]
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """WAL journal (readers do not block the writer), foreign keys on, and a busy timeout.
+    """WAL journal (readers do not block the writer), ``synchronous=NORMAL``, foreign
+    keys on, and a busy timeout of 10 s (``busy_timeout``, in milliseconds).
 
-    ``synchronous=NORMAL`` in WAL mode keeps every committed transaction across a crash of
-    the process (SIGKILL); only a power loss may drop the last commits.
+    Durability: in WAL mode a commit appends the transaction to the ``-wal`` file with a
+    ``write()`` before the commit returns; ``synchronous=NORMAL`` only skips the
+    ``fsync`` of every commit (the WAL is synced at checkpoints). A write that has
+    returned is in the operating system's page cache, which survives the death of the
+    process, so every committed move survives a crash or a SIGKILL of the server (the
+    requirement: the restarted server resumes every game exactly). Only a power loss or
+    a kernel crash may drop the last commits (``synchronous=FULL`` would keep those too,
+    at one ``fsync`` per commit). The database stays consistent in every case.
     """
     cur = dbapi_connection.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
