@@ -136,6 +136,10 @@ def test_ctrl_c_at_the_prompt_saves_the_record(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=ENV,
+        # An ignored SIGINT is inherited across exec, and Python then installs no
+        # KeyboardInterrupt handler: libraries started earlier in this test process (a
+        # local Ray, for one) may have set it, which made the game ignore Ctrl-C here.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     seen = bytearray()
 
