@@ -178,26 +178,9 @@ def play_task(task: GameTask | Mapping[str, Any]) -> dict[str, Any]:
                 record.result = _forfeit_result(record.replay(), seat, why)
     finally:
         _close(bots)
-    result = record.result or {}
     think = [round(a.seconds, 6) for a in agents] + [0.0] * (n - len(agents))
     made = [a.decisions for a in agents] + [0] * (n - len(agents))
-    forfeit = result.get("forfeit")
-    summary = {
-        "index": int(t["index"]),
-        "cycle": int(t["cycle"]),
-        "lineup": int(t["lineup"]),
-        "seed": int(t["seed"]),
-        "bots": [int(b) for b in t["bots"]],
-        "names": list(t["names"]),
-        "scores": [int(x) for x in result.get("scores", [0] * n)],
-        "winners": [int(w) for w in result.get("winners", [])],
-        "end_reason": result.get("end_reason"),
-        "turns": int(result.get("turns", 0)),
-        "decisions": len(record.actions),
-        "forfeit": dict(forfeit) if forfeit else None,
-        "think_s": think,
-        "seat_decisions": made,
-    }
+    summary = _summary(t, record, think, made)
     record.metadata["arena"] = {
         "index": summary["index"],
         "cycle": summary["cycle"],
@@ -205,7 +188,6 @@ def play_task(task: GameTask | Mapping[str, Any]) -> dict[str, Any]:
         "specs": list(t["specs"]),
         "bot_seeds": [int(s) for s in t["bot_seeds"]],
         "think_s": think,
-        "seat_decisions": made,
     }
     return {"summary": summary, "record": record.to_dict()}
 
@@ -258,20 +240,23 @@ def summary_from_record(task: GameTask | Mapping[str, Any], record: Any) -> dict
     if record.result is None:
         return None
     n = len(t["specs"])
-    made = meta.get("seat_decisions") if isinstance(meta, dict) else None
-    if not (isinstance(made, list) and len(made) == n):
-        made = [0] * n
+    made = [0] * n
 
-        def count(_i: int, _state: Any, _action: Any, seat: int) -> None:
-            made[seat] += 1
+    def count(_i: int, _state: Any, _action: Any, seat: int) -> None:
+        made[seat] += 1
 
-        record.replay(count)
-    else:
-        record.replay()  # checks the actions and the stored result
+    record.replay(count)  # checks the actions and the stored result, counts each seat's decisions
     think = meta.get("think_s") if isinstance(meta, dict) else None
     if not (isinstance(think, list) and len(think) == n):
         think = [0.0] * n
-    result = record.result
+    return _summary(t, record, [float(x) for x in think], made)
+
+
+def _summary(t: Mapping[str, Any], record: Any, think: list[float], made: list[int]) -> dict[str, Any]:
+    """The summary of the game of task ``t`` (see :func:`play_task`) from its record,
+    the seconds each seat spent thinking and the decisions each seat made."""
+    n = len(t["specs"])
+    result = record.result or {}
     forfeit = result.get("forfeit")
     return {
         "index": int(t["index"]),
@@ -286,7 +271,7 @@ def summary_from_record(task: GameTask | Mapping[str, Any], record: Any) -> dict
         "turns": int(result.get("turns", 0)),
         "decisions": len(record.actions),
         "forfeit": dict(forfeit) if forfeit else None,
-        "think_s": [float(x) for x in think],
+        "think_s": think,
         "seat_decisions": [int(x) for x in made],
     }
 
