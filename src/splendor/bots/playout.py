@@ -41,15 +41,32 @@ EXPLORE_IN_8 = 1  # chance (out of 8) of a uniformly random decision in heuristi
 
 
 @njit(cache=True)
-def random_legal(mask: np.ndarray, n_legal: int, rng: np.ndarray) -> int:
-    """A uniformly random legal decision id (``n_legal`` ids are set in ``mask``)."""
-    k = rng_below(rng, n_legal)
-    for a in range(mask.shape[0]):
+def _nth_legal(mask: np.ndarray, lo: int, hi: int, k: int) -> int:
+    """The ``k``-th (0-based) legal id in ``[lo, hi)``, or -1 when there are fewer."""
+    for a in range(lo, hi):
         if mask[a]:
             if k == 0:
                 return a
             k -= 1
     return -1
+
+
+@njit(cache=True)
+def random_legal(mask: np.ndarray, n_legal: int, rng: np.ndarray) -> int:
+    """A uniformly random legal decision id (``n_legal`` ids are set in ``mask``)."""
+    return _nth_legal(mask, 0, mask.shape[0], rng_below(rng, n_legal))
+
+
+@njit(cache=True)
+def _random_in(mask: np.ndarray, lo: int, hi: int, rng: np.ndarray) -> int:
+    """A uniformly random legal id in ``[lo, hi)``, or -1 (drawing nothing) when none is."""
+    n = 0
+    for a in range(lo, hi):
+        if mask[a]:
+            n += 1
+    if n == 0:
+        return -1
+    return _nth_legal(mask, lo, hi, rng_below(rng, n))
 
 
 @njit(cache=True)
@@ -124,17 +141,9 @@ def classic_policy(arr: np.ndarray, mask: np.ndarray, n_legal: int, heuristic: b
         return a
     for lo, hi in ((ca.TAKE2_SAME, ca.RESERVE_FACEUP),
                    (ca.TAKE2_DIFF, ca.TAKE1), (ca.TAKE1, ca.TAKE2_SAME)):
-        n = 0
-        for b in range(lo, hi):
-            if mask[b]:
-                n += 1
-        if n > 0:
-            k = rng_below(rng, n)
-            for b in range(lo, hi):
-                if mask[b]:
-                    if k == 0:
-                        return b
-                    k -= 1
+        a = _random_in(mask, lo, hi, rng)
+        if a >= 0:
+            return a
     return random_legal(mask, n_legal, rng)
 
 
@@ -163,19 +172,8 @@ def duel_policy(arr: np.ndarray, mask: np.ndarray, n_legal: int, heuristic: bool
     if a >= 0:
         return a
     # Nothing to buy or take: anything but spending privileges or replenishing, if possible.
-    n = 0
-    for b in range(da.TAKE_GOLD, mask.shape[0]):
-        if mask[b]:
-            n += 1
-    if n == 0:
-        return random_legal(mask, n_legal, rng)
-    k = rng_below(rng, n)
-    for b in range(da.TAKE_GOLD, mask.shape[0]):
-        if mask[b]:
-            if k == 0:
-                return b
-            k -= 1
-    return -1
+    a = _random_in(mask, da.TAKE_GOLD, mask.shape[0], rng)
+    return a if a >= 0 else random_legal(mask, n_legal, rng)
 
 
 # --------------------------------------------------------------------------- evaluation
