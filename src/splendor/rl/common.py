@@ -1,0 +1,136 @@
+"""Pieces the Gymnasium and PettingZoo environments share: building a game, the terminal
+rewards, checking an agent's action and the spaces.
+
+Rewards are terminal only (every step before the end gives 0):
+
+- a sole winner gets ``+1``, every other seat ``-1``;
+- a shared victory (classic C15: tied on points and on cards bought) splits ``+1`` equally
+  between the winners (``1 / len(winners)`` each), every other seat ``-1``;
+- a game with no winner (Duel's turn cap, D25) gives ``0`` to every seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from .. import classic, duel
+from ..game import check_player_count, get_game
+from . import encoding
+
+__all__ = [
+    "AGENT_PREFIX",
+    "agent_name",
+    "check_action",
+    "make_spaces",
+    "new_state",
+    "outcome_rewards",
+]
+
+AGENT_PREFIX = "player_"
+"""Agents are named ``player_0``, ``player_1``... after their seat."""
+
+
+def agent_name(seat: int) -> str:
+    """``"player_<seat>"``."""
+    return f"{AGENT_PREFIX}{seat}"
+
+
+def new_state(game: str, num_players: int, seed: int, turn_cap: int | None = None) -> Any:
+    """Deal a game through the engine's ``new_game`` (C18 / D24: the seed fixes every
+    shuffle).
+
+    Args:
+        game: ``"classic"`` or ``"duel"`` (aliases of :func:`encoding.game_name` accepted).
+        num_players: 2-4 for classic, 2 for Duel.
+        seed: ``0 <= seed < 2**63``.
+        turn_cap: Duel only: end the game with no winner after this many turns (D25).
+
+    Raises:
+        ValueError: unknown game, bad player count or seed, or a turn cap for classic.
+    """
+    g = encoding.game_name(game)
+    module = get_game("splendor" if g == "classic" else "duel")
+    check_player_count(module, num_players)
+    if g == "duel":
+        return module.new_game(num_players, seed, turn_cap=turn_cap)
+    if turn_cap is not None:
+        raise ValueError("turn_cap is a Splendor Duel setting (D25); classic games end by C14/C17")
+    return module.new_game(num_players, seed)
+
+
+def outcome_rewards(state: Any) -> list[float]:
+    """Terminal reward of every seat (see the module docstring); all 0 before the end.
+
+    Returns:
+        One float per seat: ``1 / len(winners)`` for a winner, ``-1`` for the others,
+        ``0`` for everybody when the game ended with no winner (D25) or is not over.
+    """
+    n = state.num_players
+    if not state.is_terminal:
+        return [0.0] * n
+    winners = state.winners
+    if not winners:
+        return [0.0] * n
+    share = 1.0 / len(winners)
+    return [share if p in winners else -1.0 for p in range(n)]
+
+
+def check_action(state: Any, action: Any) -> int:
+    """The action id of ``action`` if it is legal for the seat to act, else an error.
+
+    Args:
+        state: the engine state.
+        action: an integer id (Python or numpy integer, or a 0-d integer array).
+
+    Returns:
+        The id as an ``int``.
+
+    Raises:
+        ValueError: not an integer, out of ``0..NUM_ACTIONS-1``, the game is over, or not
+            legal now; the message names the action (id and notation) and the legal ones.
+            The state is not touched.
+    """
+    raw = action
+    if isinstance(raw, np.ndarray) and raw.ndim == 0:
+        raw = raw.item()
+    if isinstance(raw, (bool, np.bool_)) or not isinstance(raw, (int, np.integer)):
+        raise ValueError(f"an action is an integer id, got {action!r}")
+    a = int(raw)
+    n = classic.NUM_ACTIONS if isinstance(state, classic.State) else duel.NUM_ACTIONS
+    if not 0 <= a < n:
+        raise ValueError(f"action id {a} is out of range 0..{n - 1}")
+    if state.is_terminal:
+        raise ValueError(f"action {a} ({state.describe(a)}) after the end of the game; call reset()")
+    mask = state.legal_mask()
+    if not mask[a]:
+        legal = [f"{i} ({state.describe(int(i))})" for i in np.flatnonzero(mask)]
+        shown = ", ".join(legal[:30]) + (f", ... ({len(legal)} in all)" if len(legal) > 30 else "")
+        raise ValueError(
+            f"illegal action {a} ({state.describe(a)}) for {agent_name(state.current_player)} "
+            f"(phase: {state.phase}); legal now: {shown}"
+        )
+    return a
+
+
+def make_spaces(game: str, num_players: int) -> tuple[spaces.Dict, spaces.Discrete]:
+    """The observation and action spaces of one agent.
+
+    Returns:
+        ``(Dict(observation=Box(0, high, (observation_size,), float32),
+        action_mask=Box(0, 1, (num_actions,), int8)), Discrete(num_actions))``.
+
+    Raises:
+        ValueError: unknown game or bad player count.
+    """
+    high = encoding.observation_high(game, num_players)
+    n = encoding.num_actions(game)
+    obs = spaces.Dict(
+        {
+            "observation": spaces.Box(low=0.0, high=high, shape=high.shape, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(n,), dtype=np.int8),
+        }
+    )
+    return obs, spaces.Discrete(n)

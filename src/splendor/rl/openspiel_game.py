@@ -1,0 +1,903 @@
+"""OpenSpiel games for classic Splendor and Splendor Duel, registered with ``pyspiel``.
+
+Importing this module registers two Python games::
+
+    import random
+
+    import pyspiel
+    import splendor.rl.openspiel_game  # registers the games
+
+    game = pyspiel.load_game("python_splendor", {"players": 3})   # classic, 2-4 players
+    duel = pyspiel.load_game("python_splendor_duel")              # Splendor Duel
+    state = game.new_initial_state()      # the deal: a chance node
+    state.apply_action(42)                # deal 42: the engine game of seed 42
+    while not state.is_terminal():
+        state.apply_action(random.choice(state.legal_actions()))
+    state.returns()                       # e.g. [-0.5, 1.0, -0.5]
+
+Both are thin adapters over the engine (:mod:`splendor.classic`, :mod:`splendor.duel`):
+every decision of the engine is one OpenSpiel action with the engine's fixed action id
+(``Action.id``, ``0 <= id < NUM_ACTIONS``), and ``action_to_string`` is the engine notation.
+
+Game properties (see the OpenSpiel section of ``docs/rl.md`` for the reasoning):
+
+- sequential, imperfect information (C16, D22);
+- chance ``EXPLICIT_STOCHASTIC`` with one chance node, the first one: it picks the deal,
+  uniformly among ``deals`` engine seeds (``seed``, ``seed + 1``, ...,
+  ``seed + deals - 1``). Every later chance event (deck draws, Duel bag draws) comes from
+  the generator stored inside the engine state (C18, D24), hidden from every player, so
+  after the deal the dynamics are deterministic given the (hidden) state. OpenSpiel's
+  ``SAMPLED_STOCHASTIC`` mode cannot be used: ``random_sim_test`` with serialization then
+  needs ``Game::GetRNGState``, which Python games cannot override.
+  ``resample_from_infostate`` uses the engine's ``determinize``: hidden cards redrawn
+  uniformly from the unseen ones and a fresh generator, as every bot of the project does;
+- utility ``ZERO_SUM``, terminal rewards only: with ``k`` winners among ``n`` players
+  (C15 shared victories give ``k > 1``), each winner gets ``+1/k`` and each other player
+  ``-1/(n-k)``; a game without a winner (Duel turn cap D25, or the adapter's decision cap)
+  and a victory shared by everybody give 0 to all. Two players: win +1, loss -1;
+- ``max_game_length`` is the adapter's decision cap (game parameter ``max_decisions``):
+  classic Splendor has no turn limit in its rules (C17 only ends a game where nobody can
+  act), so a game that reaches that many decisions ends at once with 0 for everybody.
+
+Parameters: ``python_splendor``: ``players`` (2-4, default 2), ``seed`` (first engine seed
+of the deals, default 0), ``deals`` (number of chance outcomes, default 65536),
+``max_decisions`` (default 2000). ``python_splendor_duel``: ``seed``, ``deals``,
+``turn_cap`` (D25, default 400, 0 for none), ``max_decisions`` (default 4000).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from types import ModuleType
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import pyspiel
+
+from .. import classic, duel
+from ..colors import DUEL_TOKEN_LETTERS, TOKEN_LETTERS
+from ..duel.board import cell_name
+
+CLASSIC_GAME_NAME = "python_splendor"
+"""OpenSpiel short name of classic Splendor (2-4 players)."""
+DUEL_GAME_NAME = "python_splendor_duel"
+"""OpenSpiel short name of Splendor Duel."""
+
+DEFAULT_MAX_DECISIONS = {"classic": 2000, "duel": 4000}
+"""Default decision cap per game (the adapter's ``max_game_length``). Uniformly random
+games take about 100 (classic, 2 players) to 250 (classic, 4 players; Duel) decisions."""
+DEFAULT_DUEL_TURN_CAP = 400
+"""Default Duel turn cap (D25), the same as the CLI's for games between bots."""
+DEFAULT_DEALS = 1 << 16
+"""Default number of outcomes of the deal chance node."""
+MAX_DEALS = 1 << 20
+"""Largest ``deals`` parameter (OpenSpiel enumerates the chance outcomes)."""
+
+SERIAL_FORMAT = "splendor-openspiel-state"
+SERIAL_VERSION = 1
+
+_MODULES: dict[str, ModuleType] = {"classic": classic, "duel": duel}
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_NAMES = {"classic": CLASSIC_GAME_NAME, "duel": DUEL_GAME_NAME}
+
+
+def _game_type(kind: str) -> pyspiel.GameType:
+    if kind == "classic":
+        params: dict[str, Any] = {
+            "players": 2,
+            "seed": 0,
+            "deals": DEFAULT_DEALS,
+            "max_decisions": DEFAULT_MAX_DECISIONS["classic"],
+        }
+        long_name, lo, hi = "Python Splendor", classic.MIN_PLAYERS, classic.MAX_PLAYERS
+    else:
+        params = {
+            "seed": 0,
+            "deals": DEFAULT_DEALS,
+            "turn_cap": DEFAULT_DUEL_TURN_CAP,
+            "max_decisions": DEFAULT_MAX_DECISIONS["duel"],
+        }
+        long_name, lo, hi = "Python Splendor Duel", 2, 2
+    return pyspiel.GameType(
+        short_name=_NAMES[kind],
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=hi,
+        min_num_players=lo,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification=params,
+    )
+
+
+CLASSIC_GAME_TYPE = _game_type("classic")
+"""The :class:`pyspiel.GameType` of ``python_splendor``."""
+DUEL_GAME_TYPE = _game_type("duel")
+"""The :class:`pyspiel.GameType` of ``python_splendor_duel``."""
+
+
+@lru_cache(maxsize=8)
+def _deal_outcomes(deals: int) -> list[tuple[int, float]]:
+    p = 1.0 / deals
+    return [(d, p) for d in range(deals)]
+
+
+def _int_param(params: dict[str, Any], name: str, lo: int, hi: int) -> int:
+    value = params[name]
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+        raise ValueError(f"parameter {name!r} must be an integer in {lo}..{hi}, got {value!r}")
+    return int(value)
+
+
+class _SplendorGameBase(pyspiel.Game):
+    """What both OpenSpiel games share (use :class:`SplendorGame` or :class:`DuelGame`)."""
+
+    KIND = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        kind = self.KIND
+        gtype = CLASSIC_GAME_TYPE if kind == "classic" else DUEL_GAME_TYPE
+        full = dict(gtype.parameter_specification)
+        unknown = set(params or {}) - set(full)
+        if unknown:
+            raise ValueError(
+                f"unknown parameter(s) {sorted(unknown)} for {_NAMES[kind]}; "
+                f"known: {sorted(full)}"
+            )
+        full.update(params or {})
+        if kind == "classic":
+            num_players = _int_param(full, "players", classic.MIN_PLAYERS, classic.MAX_PLAYERS)
+            turn_cap = 0
+        else:
+            num_players = 2
+            turn_cap = _int_param(full, "turn_cap", 0, 2**31 - 1)
+        seed = _int_param(full, "seed", 0, 2**31 - 1)
+        deals = _int_param(full, "deals", 1, MAX_DEALS)
+        max_decisions = _int_param(full, "max_decisions", 1, 2**31 - 1)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=_MODULES[kind].NUM_ACTIONS,
+            max_chance_outcomes=deals,
+            num_players=num_players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=max_decisions,
+        )
+        super().__init__(gtype, info, full)
+        self.kind: str = kind
+        self.engine: ModuleType = _MODULES[kind]
+        self.max_decisions: int = max_decisions
+        self.turn_cap: int = turn_cap
+        self.first_seed: int = seed
+        self.deals: int = deals
+        self._outcomes = _deal_outcomes(deals)
+
+    def new_initial_state(self) -> "SplendorState":
+        """The chance node before the deal: its outcome ``d`` deals the engine game of seed
+        ``seed + d`` (C1-C5, D1-D5)."""
+        return SplendorState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """1: the deal."""
+        return 1
+
+    def new_initial_state_for_seed(self, seed: int) -> "SplendorState":
+        """A new game dealt from engine seed ``seed`` (``0 <= seed < 2**63``): the same seed
+        deals the same game as ``splendor.classic.new_game`` / ``splendor.duel.new_game``
+        (C18, D24). When ``seed`` is one of the game's deals, the state is the chance node's
+        child (its history holds the chance outcome); otherwise it is dealt outside the
+        chance node (empty history).
+
+        Raises:
+            ValueError: ``seed`` out of range.
+        """
+        if isinstance(seed, (int, np.integer)) and 0 <= seed - self.first_seed < self.deals:
+            st = self.new_initial_state()
+            st.apply_action(int(seed - self.first_seed))
+            return st
+        if self.kind == "classic":
+            engine = classic.new_game(self.num_players(), seed)
+        else:
+            engine = duel.new_game(2, seed, turn_cap=self.turn_cap or None)
+        return self.state_from_engine(engine)
+
+    def state_from_engine(self, engine_state: Any) -> "SplendorState":
+        """Wrap a copy of an engine state (a :class:`splendor.classic.State` or
+        :class:`splendor.duel.State` of this game) as an OpenSpiel state. Its decision count
+        and public history start empty, whatever the engine state's turn.
+
+        Raises:
+            TypeError: not an engine state of this game.
+            ValueError: the player count differs from the game's.
+        """
+        if not isinstance(engine_state, self.engine.State):
+            raise TypeError(
+                f"{_NAMES[self.kind]} wraps a {self.engine.__name__}.State, "
+                f"got {type(engine_state).__name__}"
+            )
+        if engine_state.num_players != self.num_players():
+            raise ValueError(
+                f"the game has {self.num_players()} players, the engine state {engine_state.num_players}"
+            )
+        st = SplendorState(self)
+        st._core.set_engine(engine_state.copy())
+        return st
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | dict | None = None, params: dict | None = None
+    ) -> "SplendorObserver":
+        """The observer OpenSpiel uses for observation and information-state strings and
+        tensors (see :class:`SplendorObserver`).
+
+        Raises:
+            ValueError: parameters were given, or an observation type other than a single
+                player's (public plus own private information).
+        """
+        if isinstance(iig_obs_type, dict):  # called as make_py_observer(params)
+            iig_obs_type, params = None, iig_obs_type
+        return SplendorObserver(
+            self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+        )
+
+
+class SplendorGame(_SplendorGameBase):
+    """``python_splendor``: classic Splendor for 2-4 players (C1-C18).
+
+    Args:
+        params: ``players`` (2-4, default 2), ``seed`` (``0..2**31-1``, default 0: chance
+            outcome ``d`` deals the engine game of seed ``seed + d``), ``deals`` (number of
+            chance outcomes, ``1..2**20``, default ``2**16``), ``max_decisions`` (the
+            decision cap and ``max_game_length``, default 2000).
+
+    Raises:
+        ValueError: an unknown parameter or a value out of range.
+    """
+
+    KIND = "classic"
+
+
+class DuelGame(_SplendorGameBase):
+    """``python_splendor_duel``: Splendor Duel (D1-D25).
+
+    Args:
+        params: ``seed`` and ``deals`` (as for :class:`SplendorGame`), ``turn_cap`` (D25:
+            the game ends with no winner after this many turns; default 400, 0 for none),
+            ``max_decisions`` (the decision cap and ``max_game_length``, default 4000).
+
+    Raises:
+        ValueError: an unknown parameter or a value out of range.
+    """
+
+    KIND = "duel"
+
+
+# --------------------------------------------------------------------------- the state
+
+
+class _Core:
+    """Everything a :class:`SplendorState` holds, in the one attribute OpenSpiel copies
+    (``clone`` deep-copies the Python attributes) and pickles (``serialize``).
+
+    The public history (one annotated line per decision) is computed lazily: decisions
+    applied since the last computation are kept as ids and replayed from ``anchor`` (an
+    engine state that is never mutated) when an information-state string is asked for, so
+    that rollouts pay only for the engine's own ``apply``.
+    """
+
+    __slots__ = (
+        "kind", "num_players", "max_decisions", "turn_cap",
+        "engine", "anchor", "log", "pending", "decisions", "cur",
+    )
+
+    def __init__(self, kind: str, num_players: int, max_decisions: int, turn_cap: int) -> None:
+        self.kind = kind
+        self.num_players = num_players
+        self.max_decisions = max_decisions
+        self.turn_cap = turn_cap
+        self.engine: Any = None  # None before the deal (the chance node)
+        self.anchor: Any = None
+        self.log: tuple[str, ...] = ()
+        self.pending: list[int] = []
+        self.decisions = 0
+        self.cur: int = _CHANCE  # OpenSpiel's current player, kept up to date
+
+    def refresh(self) -> None:
+        """Recompute :attr:`cur` after the engine state or the decision count changed."""
+        e = self.engine
+        if e is None:
+            self.cur = _CHANCE
+        else:
+            p = e.current_player
+            self.cur = _TERMINAL if p is None or self.decisions >= self.max_decisions else p
+
+    def deal(self, seed: int) -> None:
+        if self.kind == "classic":
+            self.set_engine(classic.new_game(self.num_players, seed))
+        else:
+            self.set_engine(duel.new_game(2, seed, turn_cap=self.turn_cap or None))
+
+    def set_engine(self, engine: Any) -> None:
+        self.engine = engine
+        self.anchor = engine.copy()
+        self.log = ()
+        self.pending = []
+        self.refresh()
+
+    @property
+    def capped(self) -> bool:
+        return self.decisions >= self.max_decisions
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.cur == _TERMINAL
+
+    def public_log(self) -> tuple[str, ...]:
+        """One line per decision so far, with what every seat saw it do (see
+        :func:`_annotate`)."""
+        if self.pending:
+            st = self.anchor.copy()
+            entries = list(self.log)
+            for aid in self.pending:
+                entries.append(_annotate(self.kind, st, aid))
+            self.anchor, self.log, self.pending = st, tuple(entries), []
+        return self.log
+
+    def resampled(self, engine: Any) -> "_Core":
+        """A core over ``engine`` (a determinization) that keeps this one's public history
+        and decision count."""
+        log = self.public_log()
+        c = self._shell()
+        c.engine = engine
+        c.anchor = engine.copy()
+        c.log = log
+        c.refresh()
+        return c
+
+    def _shell(self) -> "_Core":
+        c = _Core(self.kind, self.num_players, self.max_decisions, self.turn_cap)
+        c.decisions = self.decisions
+        c.cur = self.cur
+        return c
+
+    def __deepcopy__(self, memo: dict) -> "_Core":
+        c = self._shell()
+        c.engine = None if self.engine is None else self.engine.copy()
+        c.anchor = self.anchor  # never mutated: replays work on a copy
+        c.log = self.log  # immutable tuple
+        c.pending = list(self.pending)
+        return c
+
+    def to_json(self) -> str:
+        """JSON text of the whole core: the engine position (``to_dict``, deck order and
+        generator included), the public history and the decision count."""
+        log = self.public_log()
+        return json.dumps(
+            {
+                "format": SERIAL_FORMAT,
+                "version": SERIAL_VERSION,
+                "game": self.kind,
+                "num_players": self.num_players,
+                "max_decisions": self.max_decisions,
+                "turn_cap": self.turn_cap,
+                "decisions": self.decisions,
+                "log": list(log),
+                "state": None if self.engine is None else self.engine.to_dict(),
+            },
+            separators=(",", ":"),
+        )
+
+    def __reduce__(self) -> tuple[Callable[[str], "_Core"], tuple[str]]:
+        return (_core_from_json, (self.to_json(),))
+
+
+def _core_from_json(text: str) -> _Core:
+    """Rebuild a :class:`_Core` from :meth:`_Core.to_json` (used by unpickling).
+
+    Raises:
+        ValueError: not such a text, or a corrupt engine position.
+    """
+    data = json.loads(text)
+    if not isinstance(data, dict) or data.get("format") != SERIAL_FORMAT:
+        raise ValueError(f"not a serialized Splendor OpenSpiel state (format {SERIAL_FORMAT!r})")
+    if data.get("version") != SERIAL_VERSION:
+        raise ValueError(f"unsupported version {data.get('version')!r}; expected {SERIAL_VERSION}")
+    kind = data["game"]
+    if kind not in _MODULES:
+        raise ValueError(f"unknown game {kind!r}")
+    core = _Core(kind, int(data["num_players"]), int(data["max_decisions"]), int(data["turn_cap"]))
+    if data["state"] is not None:
+        core.set_engine(_MODULES[kind].State.from_dict(data["state"]))
+    core.log = tuple(str(x) for x in data["log"])
+    core.decisions = int(data["decisions"])
+    core.refresh()
+    return core
+
+
+class SplendorState(pyspiel.State):
+    """One OpenSpiel state of either game, over an engine state.
+
+    Create with ``game.new_initial_state()`` (the deal's chance node) or
+    :meth:`SplendorGame.new_initial_state_for_seed`. Actions are the engine's decision ids
+    (``0 <= id < NUM_ACTIONS``); at the chance node they are deal numbers. The current
+    player is ``pyspiel.PlayerId.CHANCE`` before the deal, then the engine's seat, then
+    ``pyspiel.PlayerId.TERMINAL`` once the game is over (C14/C17, D21/D25, or the decision
+    cap).
+    """
+
+    def __init__(self, game: _SplendorGameBase) -> None:
+        super().__init__(game)
+        self._core = _Core(game.kind, game.num_players(), game.max_decisions, game.turn_cap)
+        self._deal = (game.first_seed, game.deals)
+
+    # ----------------------------------------------------------------- OpenSpiel API
+
+    def current_player(self) -> int:
+        """The seat to decide, ``pyspiel.PlayerId.CHANCE`` before the deal, or
+        ``pyspiel.PlayerId.TERMINAL``."""
+        return self._core.cur
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At the deal: ``[(d, 1/deals) for d in range(deals)]``; outcome ``d`` deals the
+        engine game of seed ``seed + d``."""
+        return self.get_game()._outcomes
+
+    def _legal_actions(self, player: int) -> list[int]:
+        """Legal decision ids of the current player, ascending (OpenSpiel asks only for the
+        current player)."""
+        return np.flatnonzero(self._core.engine.legal_mask()).tolist()
+
+    def _apply_action(self, action: int) -> None:
+        """Apply the deal (chance node) or one decision of the current player (OpenSpiel's
+        ``apply_action`` calls this, then records the action in the history).
+
+        Raises:
+            pyspiel.SpielError: the game is over or ``action`` is not a legal decision id
+                (or deal number) now; the message names the action and lists the legal
+                ones, and the state (OpenSpiel history included) is unchanged.
+        """
+        core = self._core
+        a = int(action)
+        if core.engine is None:
+            first, deals = self._deal
+            if not 0 <= a < deals:
+                raise pyspiel.SpielError(f"illegal deal {a}: the deal is a number 0..{deals - 1}")
+            core.deal(first + a)
+            return
+        if core.decisions >= core.max_decisions:
+            raise pyspiel.SpielError(self._illegal_message(a))
+        try:
+            core.engine.apply(a)
+        except ValueError:  # IllegalActionError (a ValueError) or an id out of range
+            raise pyspiel.SpielError(self._illegal_message(a)) from None
+        core.pending.append(a)
+        core.decisions += 1
+        core.refresh()
+
+    def _illegal_message(self, a: int) -> str:
+        core = self._core
+        mod = _MODULES[core.kind]
+        name = str(mod.Action.from_id(a)) if 0 <= a < mod.NUM_ACTIONS else "no such decision id"
+        if core.is_terminal:
+            return f"illegal action {a} ({name}): the game is over"
+        legal = ", ".join(f"{i} ({mod.Action.from_id(i)})" for i in np.flatnonzero(core.engine.legal_mask()))
+        return (
+            f"illegal action {a} ({name}) for player {core.engine.current_player} "
+            f"(phase: {core.engine.phase}); legal now: {legal}"
+        )
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        """The engine notation of decision ``action`` (``take W U G``, ``buy 2.3``), or
+        ``deal d (seed s)`` for the chance outcome."""
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action} (seed {self._deal[0] + int(action)})"
+        return str(_MODULES[self._core.kind].Action.from_id(int(action)))
+
+    def is_terminal(self) -> bool:
+        """True once the engine's game is over or the decision cap is reached."""
+        return self._core.is_terminal
+
+    def returns(self) -> list[float]:
+        """Per player: 0 until the end; then ``+1/k`` for each of the ``k`` winners (C15,
+        D21) and ``-1/(n-k)`` for each other player; 0 for everybody when nobody won (D25
+        turn cap, decision cap) or everybody shares the victory. Sums to 0."""
+        core = self._core
+        n = core.num_players
+        e = core.engine
+        if e is None or not e.is_terminal:  # in play, or stopped by the decision cap
+            return [0.0] * n
+        winners = set(e.winners)
+        k = len(winners)
+        if k == 0 or k == n:
+            return [0.0] * n
+        return [1.0 / k if p in winners else -1.0 / (n - k) for p in range(n)]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> "SplendorState":
+        """A full state that ``player_id`` cannot tell from this one: the cards that seat
+        cannot see (other seats' blind reserves, deck contents and order) are redrawn by the
+        engine's ``determinize`` (C16, D22) and the generator is fresh, so future deck and
+        bag draws are fresh too. Observation and information-state strings and tensors of
+        ``player_id`` are unchanged; the OpenSpiel history and the public history are kept.
+        Before the deal, a copy of this state.
+
+        Args:
+            player_id: the seat whose information is kept.
+            probability_sampler: a callable returning uniform floats in [0, 1) (OpenSpiel's
+                ``pyspiel.UniformProbabilitySampler``); two draws seed the resampling.
+                ``None``: fresh entropy.
+
+        Raises:
+            ValueError: ``player_id`` is not a seat of this game.
+        """
+        core = self._core
+        if not 0 <= int(player_id) < core.num_players:
+            raise ValueError(f"player_id must be 0..{core.num_players - 1}, got {player_id!r}")
+        if core.engine is None:
+            return self.clone()
+        if probability_sampler is None:
+            rng = np.random.default_rng()
+        else:
+            rng = np.random.default_rng([int(float(probability_sampler()) * 2**32) for _ in range(2)])
+        engine = _MODULES[core.kind].determinize(core.engine.observation(int(player_id)), rng)
+        out = self.clone()
+        out._core = core.resampled(engine)
+        return out
+
+    def __str__(self) -> str:
+        """The whole state, hidden information included (every reserved card; a digest of
+        deck order and generator): for debugging, never for a player."""
+        core = self._core
+        e = core.engine
+        head = f"{_NAMES[core.kind]} full state | decisions {core.decisions}/{core.max_decisions}"
+        if e is None:
+            return head + f"\nbefore the deal (chance node: one of {self._deal[1]} deals)"
+        if core.capped and not e.is_terminal:
+            head += " | ended by the decision cap"
+        digest = hashlib.blake2b(e.array.tobytes(), digest_size=8).hexdigest()
+        body = _classic_text(e) if core.kind == "classic" else _duel_text(e)
+        return f"{head}\n{body}\nhidden: deck order and generator digest {digest}"
+
+    # ------------------------------------------------------------ beyond OpenSpiel
+
+    @property
+    def decisions(self) -> int:
+        """Decisions applied through this adapter (the quantity the decision cap bounds;
+        the deal is not counted)."""
+        return self._core.decisions
+
+    @property
+    def capped(self) -> bool:
+        """True when the game ended because the decision cap was reached."""
+        core = self._core
+        return core.capped and core.engine is not None and not core.engine.is_terminal
+
+    def engine_state(self) -> Any:
+        """A copy of the engine state (hidden information included: for hosts only).
+
+        Raises:
+            ValueError: before the deal.
+        """
+        return self._dealt().copy()
+
+    def engine_observation(self, seat: int) -> Any:
+        """The engine :class:`Observation` of ``seat`` (what the bots of
+        :mod:`splendor.bots` take, C16/D22).
+
+        Raises:
+            ValueError: before the deal, or ``seat`` is not a seat of this game.
+        """
+        return self._dealt().observation(seat)
+
+    def _dealt(self) -> Any:
+        e = self._core.engine
+        if e is None:
+            raise ValueError("the cards are not dealt yet: apply a chance outcome first")
+        return e
+
+    def public_history(self) -> tuple[str, ...]:
+        """One line per decision so far, as every seat saw it (see :func:`_annotate`)."""
+        return self._core.public_log()
+
+    def observation_text(self, player: int) -> str:
+        """The observation string of ``player``: what it sees now (C16/D22).
+
+        Raises:
+            ValueError: ``player`` is not a seat of this game.
+        """
+        core = self._core
+        if not 0 <= player < core.num_players:
+            raise ValueError(f"player must be 0..{core.num_players - 1}, got {player!r}")
+        head = f"{_NAMES[core.kind]} seat {player} | decisions {core.decisions}/{core.max_decisions}"
+        if core.engine is None:
+            return head + "\nbefore the deal"
+        if self.capped:
+            head += " | ended by the decision cap"
+        obs = core.engine.observation(player)
+        body = _classic_text(obs) if core.kind == "classic" else _duel_text(obs)
+        return f"{head}\n{body}"
+
+    def information_state_text(self, player: int) -> str:
+        """The information-state string of ``player``: its observation string, then the
+        public history (every decision in notation, with the cards and tokens it showed).
+
+        Raises:
+            ValueError: ``player`` is not a seat of this game.
+        """
+        text = self.observation_text(player)
+        log = self._core.public_log()
+        return text + f"\nhistory ({len(log)}): " + "; ".join(log)
+
+
+# --------------------------------------------------------------------------- observer
+
+
+class SplendorObserver:
+    """OpenSpiel's Python observer (``make_py_observer``) for both games.
+
+    Attributes:
+        tensor: float32 array of shape ``(encoding.observation_size(game, num_players),)``,
+            filled by :meth:`set_from` with ``splendor.rl.encoding.observation_tensor`` of the
+            player's engine observation (seat-relative, no hidden information; see
+            ``encoding.layout``). The information-state tensor is the same vector: it is a
+            function of the information state, not a perfect-recall record of it (the
+            information-state *string* is).
+        dict: ``{"observation": tensor}``.
+
+    Raises:
+        ValueError: observation parameters, or an observation type other than one player's
+            public plus private information (``PrivateInfoType.SINGLE_PLAYER`` with public
+            information).
+    """
+
+    def __init__(self, game: _SplendorGameBase, iig_obs_type: pyspiel.IIGObservationType,
+                 params: dict | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
+            raise ValueError(
+                "only the single-player observation (public information plus the player's "
+                f"own private information) is supported; got {iig_obs_type}"
+            )
+        from . import encoding
+
+        self._encoding = encoding
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        size = int(encoding.observation_size(game.kind, game.num_players()))
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: SplendorState, player: int) -> None:
+        """Fill :attr:`tensor` from ``player``'s observation of ``state`` (zeros before the
+        deal)."""
+        engine = state._core.engine
+        if engine is None:
+            self.tensor.fill(0.0)
+        else:
+            self.tensor[:] = self._encoding.observation_tensor(engine.observation(player))
+
+    def string_from(self, state: SplendorState, player: int) -> str:
+        """The observation string, or the information-state string for a perfect-recall
+        observer."""
+        if self.perfect_recall:
+            return state.information_state_text(player)
+        return state.observation_text(player)
+
+
+# --------------------------------------------------------------------------- text
+
+
+def _tokens(values: Sequence[int], letters: str) -> str:
+    return " ".join(f"{letters[i]}{v}" for i, v in enumerate(values))
+
+
+def _card(c: Any) -> str:
+    if c is None:
+        return "-"
+    if isinstance(c, classic.HiddenCard):
+        return f"L{c.level}?"
+    return f"#{c.id}"
+
+
+def _reserved(pv: Any) -> str:
+    return " ".join(_card(c) + ("b" if blind else "") for c, blind in zip(pv.reserved, pv.reserved_blind))
+
+
+def _cards_row(level: int, cards: Sequence[Any], deck: int) -> str:
+    return f"L{level} " + " ".join(_card(c) for c in cards) + f" | deck {deck}"
+
+
+def _token(color: int) -> str:
+    return "." if color is None or color < 0 else DUEL_TOKEN_LETTERS[color]
+
+
+def _status(v: Any) -> str:
+    cp = v.current_player
+    out = f"turn {v.turn} | to play: {'-' if cp is None else cp} ({v.phase})"
+    if v.end_reason:
+        out += f" | ended: {v.end_reason}, winners {v.winners}"
+    return out
+
+
+def _classic_text(v: Any) -> str:
+    """Compact text of a classic state or observation (cards as ``#id``, a hidden blind
+    reserve as ``L2?``, a blind reserve marked ``b``)."""
+    lines = [_status(v) + (" | final round" if v.final_round else "")]
+    lines.append("supply " + _tokens(v.supply, TOKEN_LETTERS))
+    lines.append("nobles " + " ".join(f"n{n.id}" if n is not None else "-" for n in v.nobles))
+    for lvl in (3, 2, 1):
+        lines.append(_cards_row(lvl, v.faceup[lvl - 1], v.deck_sizes[lvl - 1]))
+    pay = v.payment
+    if pay is not None:
+        lines.append(f"paying #{pay[0].id} owes {_tokens(pay[1], TOKEN_LETTERS[:5])} gold {pay[2]}")
+    for pv in v.players:
+        bought = " ".join(_card(c) for c in pv.purchased)
+        nobles = " ".join(f"n{n.id}" for n in pv.nobles)
+        lines.append(
+            f"p{pv.seat}: {pv.points}pt | tokens {_tokens(pv.tokens, TOKEN_LETTERS)} | bonus "
+            f"{_tokens(pv.bonuses, TOKEN_LETTERS[:5])} | reserved [{_reserved(pv)}] | bought "
+            f"[{bought}] | nobles [{nobles}]"
+        )
+    return "\n".join(lines)
+
+
+def _duel_text(v: Any) -> str:
+    """Compact text of a Duel state or observation (board rows top to bottom, ``.`` for an
+    empty cell; bought cards as ``#id:colour``)."""
+    cap = f"/{v.turn_cap}" if v.turn_cap else ""
+    head = _status(v).replace(f"turn {v.turn}", f"turn {v.turn}{cap}", 1)
+    if v.extra_turn:
+        head += " | extra turn"
+    if v.replenished:
+        head += " | replenished"
+    lines = [head]
+    board = "".join(_token(c) for c in v.board)
+    lines.append("board " + "/".join(board[r * 5 : r * 5 + 5] for r in range(5)))
+    lines.append(f"bag {_tokens(v.bag, DUEL_TOKEN_LETTERS)} | privileges beside the board "
+                 f"{v.free_privileges}")
+    lines.append("royals " + " ".join(f"r{k + 1}" if r is not None else "-" for k, r in enumerate(v.royals)))
+    for lvl in (3, 2, 1):
+        lines.append(_cards_row(lvl, v.pyramid[lvl - 1], v.deck_sizes[lvl - 1]))
+    if v.pending_card is not None:
+        lines.append(f"resolving #{v.pending_card.id}")
+    pay = v.payment
+    if pay is not None:
+        lines.append(f"paying #{pay[0].id} owes {_tokens(pay[1], DUEL_TOKEN_LETTERS[:6])} gold {pay[2]}")
+    for pv in v.players:
+        bought = " ".join(
+            f"#{c.id}:{_token(col) if col >= 0 else '-'}"
+            for c, col in zip(pv.purchased, pv.purchased_colors)
+        )
+        royals = " ".join(f"r{r.id + 1}" for r in pv.royals)
+        gems = DUEL_TOKEN_LETTERS[:5]
+        lines.append(
+            f"p{pv.seat}: {pv.points}pt {pv.crowns}cr {pv.privileges}priv | tokens "
+            f"{_tokens(pv.tokens, DUEL_TOKEN_LETTERS)} | bonus {_tokens(pv.bonuses, gems)} | "
+            f"colour points {_tokens(pv.color_points, gems)} | reserved [{_reserved(pv)}] | "
+            f"bought [{bought}] | royals [{royals}]"
+        )
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- history
+
+
+def _public_snapshot(kind: str, st: Any) -> tuple[tuple, tuple, frozenset]:
+    """What every seat sees of the places a decision can reveal something in: face-up
+    cards, the Duel board, and who bought which card."""
+    bought = frozenset((pv.seat, c.id) for pv in st.players for c in pv.purchased)
+    if kind == "classic":
+        rows = st.faceup
+        return tuple(c.id if c is not None else -1 for row in rows for c in row), (), bought
+    rows = st.pyramid
+    board = tuple(-1 if c is None else c for c in st.board)
+    return tuple(c.id if c is not None else -1 for row in rows for c in row), board, bought
+
+
+def _slot_names(kind: str) -> list[str]:
+    sizes = (4, 4, 4) if kind == "classic" else (5, 4, 3)
+    return [f"{lvl + 1}.{k + 1}" for lvl in range(3) for k in range(sizes[lvl])]
+
+
+_SLOTS = {k: _slot_names(k) for k in ("classic", "duel")}
+
+
+def _annotate(kind: str, st: Any, action_id: int) -> str:
+    """Apply ``action_id`` to the full state ``st`` and return its public history line:
+    ``seat:notation``, then what it showed every seat: face-up slots that changed
+    (``1.2:#17>#40``, ``-`` for empty), Duel board cells that changed (``c3:G>.``; a
+    replenish lists the cells it filled) and cards newly bought (``+#17``, which reveals
+    a blind-reserved card as it is bought). A blind reserve shows nothing more than its
+    notation (``reserve d2``)."""
+    seat = st.current_player
+    before = _public_snapshot(kind, st)
+    st.apply(action_id)
+    after = _public_snapshot(kind, st)
+    parts = [f"{seat}:{_MODULES[kind].Action.from_id(action_id)}"]
+    names = _SLOTS[kind]
+    for i, (a, b) in enumerate(zip(before[0], after[0])):
+        if a != b:
+            parts.append(f"{names[i]}:{'-' if a < 0 else f'#{a}'}>{'-' if b < 0 else f'#{b}'}")
+    for i, (a, b) in enumerate(zip(before[1], after[1])):
+        if a != b:
+            parts.append(f"{cell_name(i)}:{_token(a)}>{_token(b)}")
+    for s, cid in sorted(after[2] - before[2]):
+        parts.append(f"+#{cid}")
+    return " ".join(parts)
+
+
+# --------------------------------------------------------------------------- bots
+
+
+class DeterminizingBot(pyspiel.Bot):
+    """Plays a perfect-information OpenSpiel bot (such as
+    ``open_spiel.python.algorithms.mcts.MCTSBot``) fairly in these imperfect-information
+    games: each decision is searched on a determinization
+    (:meth:`SplendorState.resample_from_infostate`) of the real state, so the bot never
+    reads hidden cards or the generator (C16, D22).
+
+    Args:
+        bot: the wrapped bot (``step(state) -> action``).
+        seed: seed of the determinizations.
+    """
+
+    def __init__(self, bot: Any, seed: int | None = None) -> None:
+        pyspiel.Bot.__init__(self)
+        self._bot = bot
+        self._rng = np.random.default_rng(seed)
+
+    def _sample(self, state: SplendorState) -> SplendorState:
+        return state.resample_from_infostate(state.current_player(), self._rng.random)
+
+    def step(self, state: SplendorState) -> int:
+        """The wrapped bot's decision on a determinization of ``state``."""
+        return int(self._bot.step(self._sample(state)))
+
+    def step_with_policy(self, state: SplendorState) -> tuple[list[tuple[int, float]], int]:
+        """The wrapped bot's policy and decision on a determinization of ``state``."""
+        return self._bot.step_with_policy(self._sample(state))
+
+    def restart_at(self, state: SplendorState) -> None:
+        if hasattr(self._bot, "restart_at"):
+            self._bot.restart_at(state)
+
+    def inform_action(self, state: SplendorState, player_id: int, action: int) -> None:
+        if hasattr(self._bot, "inform_action"):
+            self._bot.inform_action(state, player_id, action)
+
+
+# --------------------------------------------------------------------------- registry
+
+
+def _register() -> None:
+    names = set(pyspiel.registered_names())
+    if CLASSIC_GAME_NAME not in names:
+        pyspiel.register_game(CLASSIC_GAME_TYPE, SplendorGame)
+    if DUEL_GAME_NAME not in names:
+        pyspiel.register_game(DUEL_GAME_TYPE, DuelGame)
+
+
+_register()
+
+
+__all__ = [
+    "CLASSIC_GAME_NAME",
+    "CLASSIC_GAME_TYPE",
+    "DEFAULT_DUEL_TURN_CAP",
+    "DEFAULT_MAX_DECISIONS",
+    "DUEL_GAME_NAME",
+    "DUEL_GAME_TYPE",
+    "DeterminizingBot",
+    "DuelGame",
+    "SplendorGame",
+    "SplendorObserver",
+    "SplendorState",
+]
