@@ -128,3 +128,79 @@ class _Cheater:
 def test_agent_choosing_an_illegal_action_is_refused():
     with pytest.raises(AgentError, match="not legal"):
         play_game([_Cheater(), RandomBot(1)], seed=1)
+
+
+# ------------------------------------------------------------------ decision cap (arena host)
+
+
+def _capped_record(cap: int = 5) -> tuple[classic.State, GameRecord]:
+    """A classic game stopped by a host after ``cap`` decisions (as the arena does)."""
+    from splendor.record import decision_cap_result
+
+    final, rec = play_game([RandomBot(1), RandomBot(2)], seed=9, max_decisions=cap)
+    assert not final.is_terminal and len(rec.actions) == cap
+    rec.result = decision_cap_result(final, cap)
+    return final, rec
+
+
+def test_a_capped_record_has_no_winner_round_trips_and_replays(tmp_path):
+    final, rec = _capped_record(5)
+    assert rec.result == {
+        "scores": list(final.scores),
+        "winners": [],
+        "end_reason": "decision_cap",
+        "turns": final.turn,
+        "decision_cap": 5,
+    }
+    loaded = GameRecord.load(rec.save(tmp_path / "capped.json"))
+    assert loaded.to_dict() == rec.to_dict()
+    replayed = loaded.replay()
+    assert replayed == final and not replayed.is_terminal
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda d: d["actions"].pop(), "decision cap of 5, but it holds 4 actions"),
+        (lambda d: d["actions"].append(_capped_record(6)[1].actions[5]),  # a legal 6th
+         "decision cap of 5, but it holds 6 actions"),
+        (lambda d: d["result"].update(decision_cap=4), "decision cap of 4, but it holds 5"),
+        (lambda d: d["result"].update(winners=[0]),
+         r"winners \[0\] does not match the replayed game \(\[\]\): a game stopped by its "
+         "decision cap has no winner"),
+        (lambda d: d["result"].update(scores=[3, 0]), "scores"),
+    ],
+)
+def test_a_tampered_capped_record_is_refused(mutate, message):
+    _, rec = _capped_record(5)
+    data = json.loads(rec.to_json())
+    mutate(data)
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_dict(data).replay()
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (dict(decision_cap=None), "'decision_cap' is None, not a number of decisions >= 1"),
+        (dict(decision_cap="5"), "'decision_cap' is '5'"),
+        (dict(decision_cap=0), "'decision_cap' is 0"),
+        (dict(decision_cap=True), "'decision_cap' is True"),
+        (dict(end_reason="points"), "has a 'decision_cap' but its end_reason is 'points'"),
+    ],
+)
+def test_malformed_decision_cap_results_are_refused_on_load(change, message):
+    _, rec = _capped_record(5)
+    data = json.loads(rec.to_json())
+    data["result"].update(change)
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_dict(data)
+
+
+def test_a_decision_cap_whose_actions_finish_the_game_is_refused():
+    _, rec = _finished_record()
+    data = rec.to_dict()
+    data["result"] = dict(data["result"], winners=[], end_reason="decision_cap",
+                          decision_cap=len(rec.actions))
+    with pytest.raises(RecordError, match="stopped by a decision cap.*but its actions finish the game"):
+        GameRecord.from_dict(data).replay()

@@ -111,6 +111,14 @@ def replay(
     except RecordError as e:
         err.print(f"[bold red]invalid record[/]: {e}")
         raise typer.Exit(1)
+    if rec.result is not None and rec.result.get("end_reason") == "decision_cap":
+        scores = ", ".join(f"{rec.players[p]} {s}" for p, s in enumerate(final.scores))
+        console.print(f"scores: {scores}")
+        console.print(
+            f"no winner (stopped by the decision cap after {rec.result['decision_cap']} "
+            f"decisions, {final.turn} turns)"
+        )
+        return
     if rec.result is not None and rec.result.get("end_reason") == "forfeit":
         from .tui.app import forfeit_lines
 
@@ -195,6 +203,13 @@ def arena(
     turn_cap: Optional[int] = typer.Option(
         None, "--turn-cap", help="Duel only (D25): games end with no winner after N turns (default 400; 0: none)."
     ),
+    max_decisions: Optional[int] = typer.Option(
+        None,
+        "--max-decisions",
+        help="Classic only: the arena stops a game after N decisions with no winner "
+        "(end reason decision_cap), since two bots can stall for ever; not a rule. "
+        "Default 2000 (real games take 50-270); 0: none.",
+    ),
     bootstrap: int = typer.Option(500, "--bootstrap", help="Bootstrap resamples for the Elo 95% intervals."),
     json_output: bool = typer.Option(
         False, "--json", help="Print the results and ratings as JSON on stdout (no table)."
@@ -233,7 +248,8 @@ def arena(
 
     try:
         setup = prepare_arena(
-            bots, game=game, players=players, games=games, seed=seed, turn_cap=turn_cap
+            bots, game=game, players=players, games=games, seed=seed, turn_cap=turn_cap,
+            max_decisions=max_decisions,
         )
         check_backend(backend, address, workers)
         if bootstrap < 0:
@@ -253,6 +269,8 @@ def arena(
     note = console if not json_output else err
     title = "Splendor Duel" if setup.game == "duel" else f"Splendor, {setup.players} players"
     cap = f" · turn cap {setup.options['turn_cap']}" if "turn_cap" in setup.options else ""
+    if setup.max_decisions is not None:
+        cap += f" · decision cap {setup.max_decisions}"
     note.print(
         f"{title}{cap} · {len(setup.labels)} bots: {', '.join(setup.labels)} · seed {setup.seed}"
     )

@@ -33,6 +33,18 @@ its actions stop before the end of the game, and its result is::
 
 ``scores`` are the points when the game stopped, ``winners`` every seat but the one that
 forfeited. Replaying checks all of that (:meth:`GameRecord.replay`).
+
+A game stopped by its host's *decision cap* (the arena's ``--max-decisions`` for classic
+games, which have no turn limit in their rules: two bots can shuffle tokens for ever) is
+not a rule ending: the engine's game is not over, but the host stopped it after exactly
+``N`` decisions and nobody wins. Its result is::
+
+    {"scores": [9, 11], "winners": [], "end_reason": "decision_cap", "turns": 1000,
+     "decision_cap": 2000}
+
+and replaying checks that the record holds exactly ``decision_cap`` actions, that they do
+not finish the game, that ``winners`` is empty and ``scores`` are the points then
+(:func:`decision_cap_result`).
 """
 
 from __future__ import annotations
@@ -70,7 +82,8 @@ class GameRecord:
         options: game settings passed to ``new_game`` (Duel: ``turn_cap``, D25).
         actions: every decision in notation, in order.
         result: ``{"scores", "winners", "end_reason", "turns"}`` once finished, plus
-            ``"forfeit": {"seat", "reason"}`` for a forfeit (module docstring); else None.
+            ``"forfeit": {"seat", "reason"}`` for a forfeit or ``"decision_cap": N`` for a
+            game stopped by its host's decision cap (module docstring); else None.
         started_at: ISO 8601 time the game started.
         metadata: free-form JSON-able extras.
     """
@@ -130,7 +143,9 @@ class GameRecord:
         Raises:
             RecordError: the first malformed or illegal action (its ``index`` set), or a
                 stored result that does not match the replayed game (for a forfeit: the
-                actions finish the game, or the winners are not every other seat).
+                actions finish the game, or the winners are not every other seat; for a
+                decision cap: the actions finish the game, their number is not the cap, or
+                the result names a winner).
         """
         final = None
         for _, _, _, final in self.iter_replay(on_action):
@@ -172,6 +187,20 @@ class GameRecord:
                         f"({state.end_reason}, {state.turn} turns)"
                     )
                 expected = forfeit_result(state, seat, "")
+            elif self.result.get("end_reason") == "decision_cap":
+                cap = _decision_cap(self.result)
+                if state.is_terminal:
+                    raise RecordError(
+                        f"record says the game was stopped by a decision cap of {cap}, but its "
+                        f"actions finish the game ({state.end_reason}, {state.turn} turns)"
+                    )
+                if len(self.actions) != cap:
+                    raise RecordError(
+                        f"record says the game was stopped by a decision cap of {cap}, but it "
+                        f"holds {len(self.actions)} actions (a capped game holds exactly "
+                        f"{cap})"
+                    )
+                expected = decision_cap_result(state, cap)
             elif not state.is_terminal:
                 raise RecordError("record has a result but its actions do not finish the game")
             else:
@@ -185,6 +214,8 @@ class GameRecord:
                             f": after a forfeit by seat {expected['forfeit']['seat']} every "
                             "other seat wins"
                             if key == "winners" and "forfeit" in expected
+                            else ": a game stopped by its decision cap has no winner"
+                            if key == "winners" and "decision_cap" in expected
                             else ""
                         )
                     )
@@ -247,6 +278,10 @@ class GameRecord:
             raise RecordError("record 'result' must be an object or null")
         if result is not None and ("forfeit" in result or result.get("end_reason") == "forfeit"):
             _forfeit_seat(result, data["num_players"])
+        if result is not None and (
+            "decision_cap" in result or result.get("end_reason") == "decision_cap"
+        ):
+            _decision_cap(result)
         return cls(
             game=data["game"],
             num_players=data["num_players"],
@@ -301,6 +336,40 @@ def forfeit_result(state: Any, seat: int, reason: str) -> dict[str, Any]:
         "turns": int(state.turn),
         "forfeit": {"seat": int(seat), "reason": str(reason)},
     }
+
+
+def decision_cap_result(state: Any, cap: int) -> dict[str, Any]:
+    """The result of a game that its host stopped after ``cap`` decisions in ``state`` (not
+    terminal; no rule ended it, so nobody wins): ``{"scores": [points now], "winners": [],
+    "end_reason": "decision_cap", "turns": state.turn, "decision_cap": cap}``."""
+    return {
+        "scores": list(state.scores),
+        "winners": [],
+        "end_reason": "decision_cap",
+        "turns": int(state.turn),
+        "decision_cap": int(cap),
+    }
+
+
+def _decision_cap(result: dict[str, Any]) -> int:
+    """The cap of a decision-cap result, after checking its fields.
+
+    Raises:
+        RecordError: ``end_reason`` is not ``"decision_cap"`` or ``decision_cap`` is missing
+            or not a whole number >= 1.
+    """
+    if result.get("end_reason") != "decision_cap":
+        raise RecordError(
+            f"record result has a 'decision_cap' but its end_reason is "
+            f"{result.get('end_reason')!r}, not 'decision_cap'"
+        )
+    cap = result.get("decision_cap")
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+        raise RecordError(
+            f"record result ends by decision cap but its 'decision_cap' is {cap!r}, not a "
+            "number of decisions >= 1"
+        )
+    return cap
 
 
 def _forfeit_seat(result: dict[str, Any], num_players: int) -> int:

@@ -60,6 +60,8 @@ def test_json_output_is_the_results_document(tmp_path):
         (["--games", "0"], "at least 1"),
         (["--backend", "mpi"], "unknown backend 'mpi'"),
         (["--turn-cap", "50"], "Duel only"),
+        (["--max-decisions", "-1"], "--max-decisions must be >= 0 (0: no cap), got -1"),
+        (["--game", "duel", "--max-decisions", "500"], "--max-decisions is for classic Splendor only"),
     ],
 )
 def test_bad_options_exit_2_with_a_clear_message(tmp_path, args, message):

@@ -127,8 +127,9 @@ def test_a_failing_bot_forfeits_and_the_arena_goes_on(monkeypatch, tmp_path, jun
     if host == "arena":  # a play_game without forfeit_on_error: the arena forfeits itself
         real_play = splendor.match.play_game
 
-        def play_game(agents, *, game, seed, names, record):
-            return real_play(agents, game=game, seed=seed, names=names, record=record)
+        def play_game(agents, *, game, seed, names, record, max_decisions=None):
+            return real_play(agents, game=game, seed=seed, names=names, record=record,
+                             max_decisions=max_decisions)
 
         monkeypatch.setattr(splendor.match, "play_game", play_game)
     _Crasher.closed_count = 0
@@ -194,6 +195,9 @@ def test_bad_settings_are_refused_before_any_game(tmp_path):
         (dict(bots="random,greedy", backend="cloud"), "unknown backend"),
         (dict(bots="random,greedy", address="auto"), "ray backend"),
         (dict(bots="random,greedy", turn_cap=10), "Duel only"),
+        (dict(bots="random,greedy", max_decisions=-1), "max-decisions must be >= 0"),
+        (dict(bots="random,greedy", game="duel", max_decisions=100), "classic Splendor only"),
+        (dict(bots="random,greedy", game="duel", max_decisions=0), "classic Splendor only"),
     ]
     for kwargs, message in cases:
         with pytest.raises(ValueError, match=message):

@@ -33,6 +33,15 @@ from .schedule import GameTask, Schedule, lineups, make_schedule
 DUEL_TURN_CAP = 400
 """Default turn cap (D25) of arena Duel games, so that no pair of bots plays forever."""
 
+CLASSIC_DECISION_CAP = 2000
+"""Default decision cap of arena classic games. Classic Splendor has no turn limit (C17
+ends a game only when a whole round passes), and two bots can take and return one token
+for ever (all coloured tokens held, nothing affordable). The arena, not the rules, stops
+such a game after this many decisions with no winner (``end_reason == "decision_cap"``).
+Games between random bots take about 70-270 decisions (2-4 players), between greedy bots
+about 50-170, so 2,000 (several times the longest) never cuts a real game short and ends
+a deadlock within seconds."""
+
 
 @dataclass(frozen=True)
 class ArenaSetup:
@@ -48,6 +57,7 @@ class ArenaSetup:
         schedule: the games.
         seed: the arena seed.
         options: game options of every game.
+        max_decisions: the host's decision cap of every game (classic; None: none).
     """
 
     game: str
@@ -58,6 +68,7 @@ class ArenaSetup:
     schedule: Schedule
     seed: int
     options: dict[str, Any]
+    max_decisions: int | None = None
 
 
 def parse_bots(bots: str | Sequence[str]) -> list[str]:
@@ -91,6 +102,7 @@ def prepare_arena(
     games: int = 100,
     seed: int = 0,
     turn_cap: int | None = None,
+    max_decisions: int | None = None,
 ) -> ArenaSetup:
     """Check the settings and build the schedule, without playing.
 
@@ -101,11 +113,16 @@ def prepare_arena(
         games: games wanted; rounded up to whole cycles (see :mod:`.schedule`).
         seed: arena seed, ``>= 0``.
         turn_cap: Duel's turn cap (D25): None for :data:`DUEL_TURN_CAP`, 0 for none.
-            Classic has its own stall rule (C17) and takes no cap.
+            Classic has its own stall rule (C17) and takes no turn cap.
+        max_decisions: classic only: the arena stops a game that no rule has ended after
+            this many decisions, with no winner (``end_reason == "decision_cap"``); None
+            for :data:`CLASSIC_DECISION_CAP`, 0 for none. Not a rule: the engine never
+            sees it. Duel takes none (its games end by ``turn_cap``).
 
     Raises:
         ValueError: unknown game, bad player count, bad bot spec, fewer than two bots,
-            ``games < 1``, negative seed, a turn cap for classic or a negative one.
+            ``games < 1``, negative seed, a turn cap for classic or a negative one, a
+            decision cap for Duel or a negative one.
     """
     from ..bots import parse_bot_spec
     from ..game import check_player_count, get_game
@@ -126,6 +143,20 @@ def prepare_arena(
             options["turn_cap"] = int(cap)
     elif turn_cap is not None:
         raise ValueError("--turn-cap is for Splendor Duel only (classic ends by rule C17)")
+    decision_cap: int | None = None
+    if module.GAME_NAME == "duel":
+        if max_decisions is not None:
+            raise ValueError(
+                "--max-decisions is for classic Splendor only; Duel games are capped in "
+                "turns by --turn-cap (D25)"
+            )
+    else:
+        cap = CLASSIC_DECISION_CAP if max_decisions is None else max_decisions
+        if isinstance(cap, bool) or not isinstance(cap, int):
+            raise ValueError(f"--max-decisions must be a whole number, got {cap!r}")
+        if cap < 0:
+            raise ValueError(f"--max-decisions must be >= 0 (0: no cap), got {cap}")
+        decision_cap = int(cap) or None
     parsed = [parse_bot_spec(s) for s in specs]
     base = [p.label for p in parsed]
     labels = [f"{b}-{i}" if base.count(b) > 1 else b for i, b in enumerate(base)]
@@ -135,11 +166,12 @@ def prepare_arena(
     )
     schedule = make_schedule(
         specs, labels, game=module.GAME_NAME, num_players=players, games=games, seed=seed,
-        options=options,
+        options=options, max_decisions=decision_cap,
     )
     return ArenaSetup(
         game=module.GAME_NAME, players=players, specs=tuple(specs), labels=tuple(labels),
         deterministic=deterministic, schedule=schedule, seed=seed, options=options,
+        max_decisions=decision_cap,
     )
 
 
@@ -182,6 +214,7 @@ def run_arena(
     games: int = 100,
     seed: int = 0,
     turn_cap: int | None = None,
+    max_decisions: int | None = None,
     backend: str = "local",
     workers: int | None = None,
     address: str | None = None,
@@ -195,8 +228,9 @@ def run_arena(
 
     Args:
         bots: bot specs (list or comma-separated), or an :class:`ArenaSetup` (then
-            ``game``, ``players``, ``games``, ``seed`` and ``turn_cap`` are ignored).
-        game, players, games, seed, turn_cap: see :func:`prepare_arena`.
+            ``game``, ``players``, ``games``, ``seed``, ``turn_cap`` and
+            ``max_decisions`` are ignored).
+        game, players, games, seed, turn_cap, max_decisions: see :func:`prepare_arena`.
         backend: ``local`` (process pool), ``serial`` (this process) or ``ray``. The local
             pool *spawns* its workers, which import the main module: call ``run_arena``
             from under ``if __name__ == "__main__":`` in a script.
@@ -222,12 +256,13 @@ def run_arena(
     Raises:
         ValueError: bad settings (before any game is played); ``out`` already holds game
             records and ``resume`` is False, or (with ``resume``) records of another arena
-            (other bots, seed, game or options).
+            (other bots, seed, game, options or decision cap).
         splendor.record.RecordError: with ``resume``, a saved record that does not replay.
         ArenaError: a game failed for a reason that is not a bot's, or Ray is unreachable.
     """
     setup = bots if isinstance(bots, ArenaSetup) else prepare_arena(
-        bots, game=game, players=players, games=games, seed=seed, turn_cap=turn_cap
+        bots, game=game, players=players, games=games, seed=seed, turn_cap=turn_cap,
+        max_decisions=max_decisions,
     )
     check_backend(backend, address, workers)
     if bootstrap < 0:
@@ -278,6 +313,7 @@ def run_arena(
             "cycles": sched.cycles,
             "lineups": sched.lineups,
             "options": setup.options,
+            "max_decisions": setup.max_decisions,
             "deterministic": setup.deterministic,
         },
         labels=setup.labels,
@@ -303,6 +339,7 @@ def run_arena(
 
 __all__ = [
     "BACKENDS",
+    "CLASSIC_DECISION_CAP",
     "DUEL_TURN_CAP",
     "ArenaError",
     "ArenaSetup",

@@ -6,7 +6,8 @@ Method:
    *different* bots (two seats of the same bot, possible when there are fewer bots than
    seats, are not compared). Within a pair: a winner beats a non-winner; two winners (a
    shared victory) draw; between two non-winners (or in a game with no winner, such as a
-   Duel game stopped by its turn cap) more prestige points win and equal points draw; a
+   Duel game stopped by its turn cap or a classic game stopped by the arena's decision
+   cap) more prestige points win and equal points draw; a
    seat that forfeited loses to every other seat. A win scores 1, a draw 1/2 to each side.
    ``S[a, b]`` is the total score of bot ``a`` against bot ``b``.
 2. **Bradley-Terry fit.** Bot ``a`` has a strength ``theta[a]`` and scores against ``b``

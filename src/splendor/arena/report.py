@@ -4,7 +4,8 @@ Per bot, counted over its *seat-games* (a bot that holds two seats of one game, 
 with fewer bots than seats, counts twice):
 
 - ``wins``: it was the only winner; ``draws``: it shared the win (C15/D-rules ties) or the
-  game ended with no winner (a Duel game stopped by its turn cap); ``losses``: the rest;
+  game ended with no winner (a Duel game stopped by its turn cap, a classic game stopped
+  by the arena's decision cap); ``losses``: the rest;
 - ``win_rate`` = wins / games; ``score`` = (wins + draws / 2) / games;
 - ``mean_points``: its prestige points at the end; ``mean_turns``: the length of its games
   in turns; ``forfeits``: games it lost by crashing, answering garbage or an illegal
@@ -96,7 +97,8 @@ def seat_stats(games: Sequence[Mapping[str, Any]], num_players: int) -> list[dic
 
 
 def end_reasons(games: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    """How many games ended each way (``points``, ``stall``, ``turn_cap``, ``forfeit``…)."""
+    """How many games ended each way (``points``, ``stall``, ``turn_cap``, ``decision_cap``,
+    ``forfeit``…)."""
     out: dict[str, int] = {}
     for g in games:
         key = str(g.get("end_reason"))
@@ -121,7 +123,8 @@ def build_results(
 
     Args:
         settings: ``game``, ``players``, ``specs``, ``seed``, ``requested_games``,
-            ``cycles``, ``lineups``, ``options``, ``deterministic``.
+            ``cycles``, ``lineups``, ``options``, ``deterministic`` and optionally
+            ``max_decisions`` (the classic decision cap, None for none).
         labels: bot labels.
         games: game summaries sorted by ``index``.
         ratings: :func:`splendor.arena.ratings.rate` of ``games``.
@@ -147,6 +150,7 @@ def build_results(
         "cycles": settings["cycles"],
         "lineups": [list(u) for u in settings["lineups"]],
         "options": dict(settings["options"]),
+        "max_decisions": settings.get("max_decisions"),
         "deterministic": settings["deterministic"],
         "results": table,
         "head_to_head": {

@@ -18,6 +18,11 @@ external bot raises :class:`splendor.bots.base.BotError` then) forfeits: its sea
 every other seat wins, and the record's result says why (``end_reason == "forfeit"``,
 ``forfeit == {"seat", "reason"}``). A bot that cannot even be built forfeits before the
 first decision. Errors of the engine itself are not forfeits: they stop the arena.
+
+A task with a ``max_decisions`` cap (classic games, whose rules have no turn limit) stops
+after that many decisions if no rule has ended it: nobody wins, and the record's result
+says so (``end_reason == "decision_cap"``, ``decision_cap == N``;
+:func:`splendor.record.decision_cap_result`).
 """
 
 from __future__ import annotations
@@ -116,7 +121,9 @@ def play_task(task: GameTask | Mapping[str, Any]) -> dict[str, Any]:
     Returns:
         ``{"summary": {...}, "record": {...}}``: the summary has ``index``, ``cycle``,
         ``lineup``, ``seed``, ``bots`` (bot index per seat), ``names``, ``scores``
-        (prestige points per seat), ``winners`` (seats), ``end_reason``, ``turns``,
+        (prestige points per seat), ``winners`` (seats; none for a game stopped by the
+        task's ``max_decisions``), ``end_reason`` (``"decision_cap"`` for such a game),
+        ``turns``,
         ``decisions`` (all seats), ``forfeit`` (``{"seat", "reason"}`` or None),
         ``think_s`` and ``seat_decisions`` (wall-clock seconds spent and decisions made
         per seat); the record is :meth:`splendor.record.GameRecord.to_dict`.
@@ -127,7 +134,7 @@ def play_task(task: GameTask | Mapping[str, Any]) -> dict[str, Any]:
     from ..bots import make_bot
     from ..game import get_game
     from ..match import AgentError, play_game
-    from ..record import GameRecord
+    from ..record import GameRecord, decision_cap_result
 
     t = task.to_dict() if isinstance(task, GameTask) else dict(task)
     module = get_game(t["game"])
@@ -139,6 +146,7 @@ def play_task(task: GameTask | Mapping[str, Any]) -> dict[str, Any]:
         seed=int(t["seed"]),
         options=dict(t.get("options") or {}),
     )
+    cap = _cap(t)
     last = [-1]
     bots: list[Any] = []
     agents: list[_Clocked] = []
@@ -157,8 +165,10 @@ def play_task(task: GameTask | Mapping[str, Any]) -> dict[str, Any]:
             kwargs: dict[str, Any] = {}
             if _play_game_forfeits():
                 kwargs["forfeit_on_error"] = True
+            if cap is not None:
+                kwargs["max_decisions"] = cap
             try:
-                _, record = play_game(
+                final, record = play_game(
                     agents,
                     game=module.GAME_NAME,
                     seed=record.seed,
@@ -166,6 +176,13 @@ def play_task(task: GameTask | Mapping[str, Any]) -> dict[str, Any]:
                     record=record,
                     **kwargs,
                 )
+                if (
+                    cap is not None
+                    and record.result is None
+                    and not final.is_terminal
+                    and len(record.actions) == cap
+                ):
+                    record.result = decision_cap_result(final, cap)
             except Exception as e:
                 seat = last[0]
                 culprit = agents[seat] if 0 <= seat < n else None
@@ -188,8 +205,15 @@ def play_task(task: GameTask | Mapping[str, Any]) -> dict[str, Any]:
         "specs": list(t["specs"]),
         "bot_seeds": [int(s) for s in t["bot_seeds"]],
         "think_s": think,
+        "max_decisions": cap,
     }
     return {"summary": summary, "record": record.to_dict()}
+
+
+def _cap(t: Mapping[str, Any]) -> int | None:
+    """The decision cap of task ``t`` (None: none; 0 counts as none)."""
+    cap = t.get("max_decisions")
+    return int(cap) if cap else None
 
 
 def summary_from_record(task: GameTask | Mapping[str, Any], record: Any) -> dict[str, Any] | None:
@@ -206,9 +230,14 @@ def summary_from_record(task: GameTask | Mapping[str, Any], record: Any) -> dict
 
     Raises:
         ValueError: the record belongs to another arena (its game, seed, seats, bot
-            specs, bot seeds or game options differ from the task's).
-        splendor.record.RecordError: its actions or result do not replay.
+            specs, bot seeds, game options or decision cap differ from the task's; a
+            record without ``metadata.arena.max_decisions`` counts as uncapped).
+        splendor.record.RecordError: its actions or result do not replay, or do not fit
+            the arena's decision cap (a capped result with another cap, more actions than
+            the cap).
     """
+    from ..record import RecordError
+
     t = task.to_dict() if isinstance(task, GameTask) else dict(task)
     meta = record.metadata.get("arena") if isinstance(record.metadata, dict) else None
     from ..game import get_game
@@ -221,6 +250,7 @@ def summary_from_record(task: GameTask | Mapping[str, Any], record: Any) -> dict
         "bot_seeds": [int(b) for b in t["bot_seeds"]],
         "index": int(t["index"]),
         "options": dict(t.get("options") or {}),
+        "max_decisions": _cap(t),
     }
     theirs = {
         "game": record.game,
@@ -230,6 +260,7 @@ def summary_from_record(task: GameTask | Mapping[str, Any], record: Any) -> dict
         "bot_seeds": list(meta.get("bot_seeds", [])) if isinstance(meta, dict) else None,
         "index": meta.get("index") if isinstance(meta, dict) else None,
         "options": dict(record.options or {}),
+        "max_decisions": meta.get("max_decisions") if isinstance(meta, dict) else None,
     }
     differ = [k for k in mine if mine[k] != theirs[k]]
     if differ:
@@ -239,6 +270,18 @@ def summary_from_record(task: GameTask | Mapping[str, Any], record: Any) -> dict
         )
     if record.result is None:
         return None
+    cap = mine["max_decisions"]
+    capped = record.result.get("end_reason") == "decision_cap"
+    if capped and record.result.get("decision_cap") != cap:
+        raise RecordError(
+            f"the saved record of game {t['index']} was stopped by a decision cap of "
+            f"{record.result.get('decision_cap')!r}, but its arena's cap is {cap}"
+        )
+    if cap is not None and len(record.actions) > cap:
+        raise RecordError(
+            f"the saved record of game {t['index']} holds {len(record.actions)} decisions, "
+            f"more than its arena's decision cap of {cap}"
+        )
     n = len(t["specs"])
     made = [0] * n
 

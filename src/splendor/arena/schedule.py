@@ -98,6 +98,9 @@ class GameTask:
         seed: the deal seed.
         bot_seeds: seed per seat.
         options: game options (Duel: ``turn_cap``).
+        max_decisions: the host's decision cap (classic): the game stops with no winner
+            after this many decisions (:func:`splendor.record.decision_cap_result`); None
+            for no cap. Not a game option: the engine never sees it.
     """
 
     index: int
@@ -110,6 +113,7 @@ class GameTask:
     seed: int
     bot_seeds: tuple[int, ...]
     options: dict[str, Any] = field(default_factory=dict)
+    max_decisions: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The task as a JSON-able dict (tuples become lists)."""
@@ -156,6 +160,7 @@ def make_schedule(
     games: int,
     seed: int = 0,
     options: dict[str, Any] | None = None,
+    max_decisions: int | None = None,
 ) -> Schedule:
     """Build the schedule of an arena run.
 
@@ -167,6 +172,7 @@ def make_schedule(
         games: games requested; rounded up to whole cycles.
         seed: the arena seed; deal and bot seeds derive from it.
         options: game options for every game.
+        max_decisions: decision cap of every game (None: none), see :class:`GameTask`.
 
     Raises:
         ValueError: ``games < 1``, no bot, or ``specs`` and ``labels`` of different lengths.
@@ -191,6 +197,7 @@ def make_schedule(
                     seed=deal,
                     bot_seeds=tuple(bot_seed(deal, s) for s in range(num_players)),
                     options=dict(options or {}),
+                    max_decisions=max_decisions,
                 )
             )
     return Schedule(tuple(tasks), tuple(ups), n_cycles, games)
