@@ -47,28 +47,9 @@ def _new(game: str, seed: int):
     return classic.new_game(2, seed) if game == "classic" else duel.new_game(2, seed)
 
 
-def bench_engine(game: str, seconds: float, seed: int) -> tuple[int, int, float]:
-    """Random decisions through the bare State API."""
-    rng = np.random.default_rng(seed)
-    st = _new(game, seed)
-    steps = 0
-    t0 = time.perf_counter()
-    end = t0 + seconds
-    while True:
-        for _ in range(200):
-            if st.is_terminal:
-                seed += 1
-                st = _new(game, seed)
-            legal = np.flatnonzero(st.legal_mask())
-            st.apply(int(legal[rng.integers(len(legal))]))
-            steps += 1
-        if time.perf_counter() >= end:
-            break
-    return steps, steps, time.perf_counter() - t0
-
-
-def bench_engine_tensor(game: str, seconds: float, seed: int) -> tuple[int, int, float]:
-    """Random decisions, each preceded by the acting seat's tensor and mask."""
+def _engine(game: str, seconds: float, seed: int, tensor: bool) -> tuple[int, int, float]:
+    """Random decisions through the bare State API, optionally each preceded by the acting
+    seat's observation tensor and mask (``encoding``)."""
     from splendor.rl import encoding
 
     rng = np.random.default_rng(seed)
@@ -81,14 +62,27 @@ def bench_engine_tensor(game: str, seconds: float, seed: int) -> tuple[int, int,
             if st.is_terminal:
                 seed += 1
                 st = _new(game, seed)
-            encoding.observation_tensor(st.observation(st.current_player))
-            mask = encoding.action_mask(st)
+            if tensor:
+                encoding.observation_tensor(st.observation(st.current_player))
+                mask = encoding.action_mask(st)
+            else:
+                mask = st.legal_mask()
             legal = np.flatnonzero(mask)
             st.apply(int(legal[rng.integers(len(legal))]))
             steps += 1
         if time.perf_counter() >= end:
             break
     return steps, steps, time.perf_counter() - t0
+
+
+def bench_engine(game: str, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Random decisions through the bare State API."""
+    return _engine(game, seconds, seed, tensor=False)
+
+
+def bench_engine_tensor(game: str, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Random decisions, each preceded by the acting seat's tensor and mask."""
+    return _engine(game, seconds, seed, tensor=True)
 
 
 def bench_pettingzoo(game: str, seconds: float, seed: int) -> tuple[int, int, float]:

@@ -69,6 +69,22 @@ def _header(obs: Any, game: str) -> str:
     )
 
 
+def _card_rows(rows: Any) -> list[str]:
+    """One line per card level, level 3 first: ``L3  3.1 <card>  3.2 -  ...``."""
+    return [
+        f"L{lvl}  " + "  ".join(f"{lvl}.{k + 1} {c if c else '-'}" for k, c in enumerate(rows[lvl - 1]))
+        for lvl in (3, 2, 1)
+    ]
+
+
+def _payment(pay: Any, letters: str) -> list[str]:
+    """The line of a payment in progress (C9, D10), or none."""
+    if pay is None:
+        return []
+    card, need, gold = pay
+    return [f"paying for {card}: still owes {_tokens(letters, need)}, gold committed {gold}"]
+
+
 def _text_classic(obs: classic.Observation) -> str:
     lines = [_header(obs, "Splendor")]
     if obs.final_round and not obs.is_terminal:
@@ -76,13 +92,8 @@ def _text_classic(obs: classic.Observation) -> str:
     d = obs.deck_sizes
     lines.append(f"supply  {_tokens(TOKEN_LETTERS, obs.supply)}    decks L1 {d[0]}  L2 {d[1]}  L3 {d[2]}")
     lines.append("nobles  " + "  ".join(f"{k + 1}) {n}" for k, n in enumerate(obs.nobles) if n is not None))
-    for lvl in (3, 2, 1):
-        row = obs.faceup[lvl - 1]
-        lines.append(f"L{lvl}  " + "  ".join(f"{lvl}.{k + 1} {c if c else '-'}" for k, c in enumerate(row)))
-    pay = obs.payment
-    if pay is not None:
-        card, need, gold = pay
-        lines.append(f"paying for {card}: still owes {_tokens('WUGRK', need)}, gold committed {gold}")
+    lines += _card_rows(obs.faceup)
+    lines += _payment(obs.payment, "WUGRK")
     for p in obs.players:
         mark = ">" if p.seat == obs.current_player else " "
         lines.append(
@@ -113,16 +124,11 @@ def _text_duel(obs: duel.Observation) -> str:
             DUEL_TOKEN_LETTERS[v] if v is not None else "." for v in board[r * 5 : r * 5 + 5]
         )
         lines.append(f"  {r + 1} {cells}    {side[r]}")
-    for lvl in (3, 2, 1):
-        row = obs.pyramid[lvl - 1]
-        lines.append(f"L{lvl}  " + "  ".join(f"{lvl}.{k + 1} {c if c else '-'}" for k, c in enumerate(row)))
+    lines += _card_rows(obs.pyramid)
     pend = obs.pending_card
     if pend is not None:
         lines.append(f"resolving the effects of {pend}")
-    pay = obs.payment
-    if pay is not None:
-        card, need, gold = pay
-        lines.append(f"paying for {card}: still owes {_tokens('WUGRKP', need)}, gold committed {gold}")
+    lines += _payment(obs.payment, "WUGRKP")
     for p in obs.players:
         mark = ">" if p.seat == obs.current_player else " "
         lines.append(
