@@ -189,10 +189,12 @@ def test_tree_capacity_must_be_positive():
 @pytest.mark.parametrize(
     "spec, seconds, iterations, playout",
     [
-        ("mcts", 1.0, None, "heuristic"),
-        ("mcts:250ms", 0.25, None, "heuristic"),
+        ("mcts", 1.0, None, None),
+        ("mcts:250ms", 0.25, None, None),
         ("mcts:5000:random", None, 5000, "random"),
-        ("hard", 1.0, None, "heuristic"),
+        ("mcts:2s:greedy", 2.0, None, "greedy"),
+        ("mcts:1s:heuristic", 1.0, None, "heuristic"),
+        ("hard", 1.0, None, None),
         ("medium", None, 1000, "random"),
     ],
 )

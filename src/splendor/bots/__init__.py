@@ -11,7 +11,8 @@ given. Specs:
 ``mcts``                   information-set MCTS, default budget (1 s per decision)
 ``mcts:1s``, ``mcts:250ms`` MCTS with a time budget per decision
 ``mcts:5000``              MCTS with a budget of 5,000 iterations (deterministic per seed)
-``mcts:1s:random``         the playout policy: ``heuristic`` (default) or ``random``
+``mcts:1s:random``         the playout policy: ``greedy``, ``heuristic`` or ``random``
+                           (default per game: greedy for classic, heuristic for Duel)
 ``easy|medium|hard``       the difficulty levels for people (:data:`LEVELS`)
 ``external:CMD``           a program speaking the JSON-lines bot protocol (README)
 =========================  ===============================================================
@@ -34,9 +35,9 @@ LEVELS: dict[str, str] = {
 }
 """Difficulty levels for people, each a named bot spec: ``easy`` is the one-ply greedy bot,
 ``medium`` a small MCTS with random playouts, ``hard`` MCTS with one second per decision
-and heuristic playouts."""
+and the game's default playouts."""
 
-PLAYOUTS: tuple[str, ...] = ("heuristic", "random")
+PLAYOUTS: tuple[str, ...] = ("greedy", "heuristic", "random")
 """Playout policies of the MCTS bot."""
 
 
@@ -49,7 +50,8 @@ class BotSpec:
         label: the name shown in tables and records (the spec as written, normalised).
         seconds: MCTS time budget per decision, or None.
         iterations: MCTS iteration budget per decision, or None.
-        playout: MCTS playout policy (one of :data:`PLAYOUTS`).
+        playout: MCTS playout policy (one of :data:`PLAYOUTS`), or None for the game's
+            default.
         command: the external program's command line (``external`` only).
     """
 
@@ -57,7 +59,7 @@ class BotSpec:
     label: str
     seconds: float | None = None
     iterations: int | None = None
-    playout: str = "heuristic"
+    playout: str | None = None
     command: str = ""
 
 
@@ -114,8 +116,8 @@ def parse_bot_spec(spec: str) -> BotSpec:
         if len(parts) > 2:
             raise ValueError(f"too many options in {raw!r}: use mcts[:BUDGET[:PLAYOUT]]")
         seconds, iterations = (1.0, None) if not parts or not parts[0] else _budget(parts[0], raw)
-        playout = parts[1] if len(parts) > 1 else "heuristic"
-        if playout not in PLAYOUTS:
+        playout = parts[1] if len(parts) > 1 else None
+        if playout is not None and playout not in PLAYOUTS:
             raise ValueError(
                 f"unknown playout {playout!r} in {raw!r}; known: {', '.join(PLAYOUTS)}"
             )

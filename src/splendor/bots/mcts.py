@@ -22,24 +22,33 @@ from ..duel import state as duel_state
 from ..duel.actions import NUM_ACTIONS as DUEL_ACTIONS
 from . import search
 
-PLAYOUTS = ("heuristic", "random")
+PLAYOUTS = ("greedy", "heuristic", "random")
+"""Playout policies: greedy's evaluation compiled, a cheap rule of thumb, uniform random."""
 
 
 @dataclass(frozen=True)
 class _Kernel:
-    search: Callable[..., int]
+    search: Callable[..., int]  # heuristic and random playouts
+    search_greedy: Callable[..., int] | None  # greedy playouts (None: not available)
     dtype: np.dtype
     num_actions: int
     num_seats: int
     action: Any
+    default_policy: str  # playout policy (one of PLAYOUTS)
     default_playout: int  # decisions before a cut-off; 0: to the end of the game
     default_exploration: float  # UCB constant
     default_margin: float  # weight of the evaluation in a finished playout's reward
 
 
 _KERNELS = {
-    classic_state.Observation: _Kernel(search.search_classic, classic_state.STATE_DTYPE, CLASSIC_ACTIONS, 4, classic_state.Action, 0, 0.4, 0.0),
-    duel_state.Observation: _Kernel(search.search_duel, duel_state.STATE_DTYPE, DUEL_ACTIONS, 2, duel_state.Action, 16, 0.7, 0.0),
+    classic_state.Observation: _Kernel(
+        search.search_classic, search.search_classic_greedy, classic_state.STATE_DTYPE,
+        CLASSIC_ACTIONS, 4, classic_state.Action, "greedy", 0, 0.4, 0.0,
+    ),
+    duel_state.Observation: _Kernel(
+        search.search_duel, None, duel_state.STATE_DTYPE,
+        DUEL_ACTIONS, 2, duel_state.Action, "heuristic", 16, 0.7, 0.0,
+    ),
 }
 
 
@@ -72,8 +81,10 @@ class MCTSBot:
     Args:
         seconds: time budget per decision in seconds (used when ``iterations`` is None).
         iterations: iteration budget per decision; deterministic for a given ``seed``.
-        playout: ``"heuristic"`` (buy the best card, else take tokens; default) or
-            ``"random"`` (uniform legal decisions).
+        playout: ``"greedy"`` (both sides play greedy's evaluation, compiled:
+            :mod:`splendor.bots.greedy_compiled`; classic only), ``"heuristic"`` (buy the
+            best card, else take tokens) or ``"random"`` (uniform legal decisions); None
+            (default): per game, greedy for classic, heuristic for Duel.
         seed: seed of the search's generator.
         name: label for tables and records (default ``"mcts"``).
         exploration: the UCB constant ``c`` (rewards are in [0, 1]); default per game
@@ -91,7 +102,8 @@ class MCTSBot:
 
     Raises:
         ValueError: no budget, a non-positive budget, a negative ``max_playout`` or
-            ``exploration``, a ``margin`` outside [0, 1] or an unknown playout.
+            ``exploration``, a ``margin`` outside [0, 1] or an unknown playout. A playout
+            that the observation's game does not offer raises when the bot searches.
     """
 
     def __init__(
@@ -99,7 +111,7 @@ class MCTSBot:
         *,
         seconds: float | None = 1.0,
         iterations: int | None = None,
-        playout: str = "heuristic",
+        playout: str | None = None,
         seed: int | None = None,
         name: str = "mcts",
         exploration: float | None = None,
@@ -113,7 +125,7 @@ class MCTSBot:
             raise ValueError(f"iterations must be a positive integer, got {iterations!r}")
         if iterations is None and not (seconds is not None and seconds > 0):
             raise ValueError(f"seconds must be positive, got {seconds!r}")
-        if playout not in PLAYOUTS:
+        if playout is not None and playout not in PLAYOUTS:
             raise ValueError(f"unknown playout {playout!r}; known: {', '.join(PLAYOUTS)}")
         self.name = name
         self.seconds = None if iterations is not None else float(seconds)  # type: ignore[arg-type]
@@ -177,7 +189,15 @@ class MCTSBot:
         work = np.zeros(1, dtype=kernel.dtype)
         mask = np.zeros(kernel.num_actions, dtype=np.bool_)
         reward = np.zeros(kernel.num_seats, dtype=np.float64)
-        heuristic = self.playout == "heuristic"
+        policy = kernel.default_policy if self.playout is None else self.playout
+        heuristic = policy != "random"
+        run = kernel.search
+        if policy == "greedy":
+            if kernel.search_greedy is None:
+                raise ValueError(
+                    "greedy playouts are not available for this game; use 'heuristic' or 'random'"
+                )
+            run = kernel.search_greedy
         depth = kernel.default_playout if self.max_playout is None else self.max_playout
         depth = depth or (1 << 30)
         exploration = kernel.default_exploration if self.exploration is None else self.exploration
@@ -189,7 +209,7 @@ class MCTSBot:
             want = chunk if self.iterations is None else min(chunk, self.iterations - done)
             if want <= 0:
                 break
-            n = kernel.search(
+            n = run(
                 obs, work, mask, reward, links, stats, size, want, exploration,
                 depth, heuristic, margin, self._rng,
             )
@@ -224,4 +244,7 @@ def warm_up() -> None:
     """Compile the search kernels for both games (or load them from numba's cache)."""
     for module in (classic_state, duel_state):
         st = module.new_game(2, 0)
-        MCTSBot(iterations=4, seed=0).search(st.observation(0))
+        for playout in PLAYOUTS:
+            if playout == "greedy" and module is duel_state:
+                continue
+            MCTSBot(iterations=4, seed=0, playout=playout).search(st.observation(0))

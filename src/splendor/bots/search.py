@@ -13,7 +13,8 @@ Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012). Every 
    are not treated as two-player zero-sum).
 3. *Expansion*: the first node with a legal decision that has no child gets one new child
    (chosen uniformly among the untried decisions).
-4. *Playout*: the game's playout policy (uniform random or a cheap heuristic) to the end of
+4. *Playout*: the game's playout policy (uniform random, a cheap heuristic, or greedy's
+   evaluation compiled, :mod:`splendor.bots.greedy_compiled`) to the end of
    the game or ``max_playout`` decisions; then each player's reward: at the end of the
    game the game's ``rewards`` (1 shared by the winners, 0 otherwise; optionally blended
    with the evaluation below, so the margin of a win counts a little), else the bot's
@@ -37,9 +38,10 @@ from numba import njit
 from ..classic import rules as classic_rules
 from ..duel import rules as duel_rules
 from ..core import ENGINE_SOURCES, refresh_numba_cache, state_record
+from . import greedy_compiled as _greedy_compiled
 from . import playout as _playout
 
-refresh_numba_cache(__file__, *ENGINE_SOURCES, _playout.__file__)
+refresh_numba_cache(__file__, *ENGINE_SOURCES, _playout.__file__, _greedy_compiled.__file__)
 
 # Tree arrays (all of length `capacity`); index 0 is the root.
 T_PARENT = 0
@@ -202,6 +204,19 @@ def search_classic(
         obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin,
         rng, classic_rules.legal_mask, classic_rules.apply, classic_rules.determinize_into,
         classic_rules.rewards, _playout.classic_policy, _playout.classic_evaluate,
+    )
+
+
+@njit(cache=True)
+def search_classic_greedy(
+    obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin, rng
+):
+    """:func:`_iterate` for classic Splendor with greedy playouts
+    (:func:`splendor.bots.greedy_compiled.classic_greedy_policy`)."""
+    return _iterate(
+        obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin,
+        rng, classic_rules.legal_mask, classic_rules.apply, classic_rules.determinize_into,
+        classic_rules.rewards, _greedy_compiled.classic_greedy_policy, _playout.classic_evaluate,
     )
 
 
