@@ -44,11 +44,13 @@ if __name__ == "__main__":
     for n, figures in sorted(result.get("classic", {}).items()):
         m = figures["mcts"]
         print(f"classic, {n} players, MCTS: {m['random_full_playouts_per_s']:,.0f} iterations/s "
-              f"(random playouts), {m['default_bot_per_s']:,.0f} (default bot)")
+              f"(random playouts), {m['heuristic_playouts_per_s']:,.0f} (heuristic playouts), "
+              f"{m['default_bot_per_s']:,.0f} (default bot: greedy playouts)")
     d = result.get("duel", {}).get("2")
     if d:
         for mode in TARGETS:
             print(f"duel, {mode}: {d[mode]['turns_per_s']:,.0f} turns/s")
         m = d["mcts"]
         print(f"duel, MCTS: {m['random_full_playouts_per_s']:,.0f} iterations/s (random "
-              f"playouts), {m['default_bot_per_s']:,.0f} (default bot)")
+              f"playouts), {m['default_bot_per_s']:,.0f} (default bot: heuristic playouts, "
+              f"cut off after 16 decisions)")

@@ -27,6 +27,7 @@ def test_bench_reports_every_figure_for_each_player_count(tmp_path, capsys):
             assert figures["legal_mask"]["state_legal_mask_us"] > 0
             assert figures["mcts"]["random_full_playouts_per_s"] > 0
             assert figures["mcts"]["default_bot_per_s"] > 0
+            assert figures["mcts"]["heuristic_playouts_per_s"] > 0
 
 
 def test_bench_rejects_an_unknown_game_or_player_count():

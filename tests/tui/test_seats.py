@@ -53,7 +53,7 @@ def test_specs_are_checked_but_bots_are_not_built(monkeypatch):
                      "seconds ('1s', '0.5s'), milliseconds ('250ms') or a positive number of "
                      "iterations ('5000')"),
         ("human,mcts:1s:fast", "--seats: seat 1 is 'mcts:1s:fast': unknown playout 'fast' in "
-                               "'mcts:1s:fast'; known: heuristic, random"),
+                               "'mcts:1s:fast'; known: greedy, heuristic, random"),
         ("hard:2s", "--seats: seat 0 is 'hard:2s': level 'hard' takes no options"),
         ("random:3", "--seats: seat 0 is 'random:3': bot 'random' takes no options"),
         ("human,external:", "--seats: seat 1 is 'external:': external bot needs a command"),

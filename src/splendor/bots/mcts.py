@@ -46,7 +46,7 @@ _KERNELS = {
         CLASSIC_ACTIONS, 4, classic_state.Action, "greedy", 0, 0.4, 0.0,
     ),
     duel_state.Observation: _Kernel(
-        search.search_duel, None, duel_state.STATE_DTYPE,
+        search.search_duel, search.search_duel_greedy, duel_state.STATE_DTYPE,
         DUEL_ACTIONS, 2, duel_state.Action, "heuristic", 16, 0.7, 0.0,
     ),
 }
@@ -245,6 +245,4 @@ def warm_up() -> None:
     for module in (classic_state, duel_state):
         st = module.new_game(2, 0)
         for playout in PLAYOUTS:
-            if playout == "greedy" and module is duel_state:
-                continue
             MCTSBot(iterations=4, seed=0, playout=playout).search(st.observation(0))

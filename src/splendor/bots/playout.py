@@ -16,6 +16,11 @@ still randomised so playouts differ:
 * with probability 1/8 a uniformly random decision anyway (exploration).
 
 The policies read only the state array's public fields and the static card tables.
+
+A playout cut off before the end is scored by the game's evaluation: in classic a
+hand-weighted value of points, bonuses and tokens (:func:`classic_evaluate`); in Duel the
+probability of a win that a logistic model fitted on greedy self-play gives
+(:func:`duel_evaluate`, weights from ``tools/fit_duel_evaluation.py``).
 """
 
 from __future__ import annotations
@@ -212,28 +217,64 @@ def classic_evaluate(arr: np.ndarray, out: np.ndarray) -> None:
         out[p] = _squash(6.0 * (value[p] - other))
 
 
+DUEL_FEATURES = ("points/20", "crowns/10", "best colour/10", "nearness", "bonuses/10", "tokens/10")
+"""The features of one seat that :func:`duel_evaluate` weighs (see :func:`duel_features`)."""
+
+DUEL_EVAL_WEIGHTS = np.array([4.25, 0.65, 0.24, 1.29, 3.31, 0.94], dtype=np.float64)
+"""Weights of :data:`DUEL_FEATURES` in :func:`duel_evaluate`, fitted by logistic regression
+on 30,000 positions of greedy self-play (``tools/fit_duel_evaluation.py``, which prints them):
+the probability that the seat to move wins is ``sigmoid(DUEL_EVAL_TEMPO + w . (f_me - f_opp))``.
+Prestige points and bonuses carry most of the weight; colour points count hardly more than
+the prestige they are part of."""
+
+DUEL_EVAL_TEMPO = 0.10
+"""Fitted advantage (in logits) of being the seat to move."""
+
+
+@njit(cache=True)
+def duel_features(arr: np.ndarray, seat: int, out: np.ndarray) -> None:
+    """The :data:`DUEL_FEATURES` of ``seat`` in ``out`` (float64, ``(6,)``), from public
+    fields only (D22): prestige points / 20, crowns / 10, the best colour's points / 10
+    (the three victory conditions of D21), their nearness (the sum of their fourth powers:
+    close to a goal counts more), bonuses / 10 and tokens held (gold and pearls included)
+    / 10."""
+    s = state_record(arr)
+    best = 0
+    bonus = 0
+    for c in range(5):
+        if s.color_points[seat, c] > best:
+            best = s.color_points[seat, c]
+        bonus += s.bonuses[seat, c]
+    tokens = 0
+    for c in range(7):
+        tokens += s.tokens[seat, c]
+    pts = s.points[seat] / 20.0
+    crowns = s.crowns[seat] / 10.0
+    colour = best / 10.0
+    out[0] = pts
+    out[1] = crowns
+    out[2] = colour
+    out[3] = pts**4 + crowns**4 + colour**4
+    out[4] = bonus / 10.0
+    out[5] = tokens / 10.0
+
+
 @njit(cache=True)
 def duel_evaluate(arr: np.ndarray, out: np.ndarray) -> None:
     """Rewards in ``out`` (float64, ``(2,)``) for an unfinished duel cut off in a playout:
-    each player's progress toward the nearest victory condition (D21: 20 prestige points,
-    10 crowns, 10 points in one colour) plus small credits for bonuses, tokens and
-    privileges, squashed against the opponent's."""
+    the fitted probability that each seat wins (:data:`DUEL_EVAL_WEIGHTS`, a logistic model
+    of greedy self-play outcomes over :func:`duel_features`), summing to 1."""
     s = state_record(arr)
-    value = np.zeros(2, dtype=np.float64)
-    for p in range(2):
-        best_color = 0
-        bonus = 0
-        for c in range(5):
-            if s.color_points[p, c] > best_color:
-                best_color = s.color_points[p, c]
-            bonus += s.bonuses[p, c]
-        tokens = 0
-        for c in range(7):
-            tokens += s.tokens[p, c]
-        progress = max(s.points[p] / 20.0, s.crowns[p] / 10.0, best_color / 10.0)
-        value[p] = (
-            progress + 0.1 * s.points[p] / 20.0 + 0.02 * bonus + 0.006 * tokens
-            + 0.01 * s.privileges[p]
-        )
-    out[0] = _squash(6.0 * (value[0] - value[1]))
+    mine = np.empty(6, dtype=np.float64)
+    theirs = np.empty(6, dtype=np.float64)
+    duel_features(arr, 0, mine)
+    duel_features(arr, 1, theirs)
+    x = 0.0
+    for k in range(6):
+        x += DUEL_EVAL_WEIGHTS[k] * (mine[k] - theirs[k])
+    if s.current == 0:
+        x += DUEL_EVAL_TEMPO
+    elif s.current == 1:
+        x -= DUEL_EVAL_TEMPO
+    out[0] = 1.0 / (1.0 + np.exp(-x))
     out[1] = 1.0 - out[0]

@@ -14,7 +14,8 @@ Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012). Every 
 3. *Expansion*: the first node with a legal decision that has no child gets one new child
    (chosen uniformly among the untried decisions).
 4. *Playout*: the game's playout policy (uniform random, a cheap heuristic, or greedy's
-   evaluation compiled, :mod:`splendor.bots.greedy_compiled`) to the end of
+   evaluation compiled, :mod:`splendor.bots.greedy_compiled` and
+   :mod:`splendor.bots.greedy_duel_compiled`) to the end of
    the game or ``max_playout`` decisions; then each player's reward: at the end of the
    game the game's ``rewards`` (1 shared by the winners, 0 otherwise; optionally blended
    with the evaluation below, so the margin of a win counts a little), else the bot's
@@ -39,9 +40,13 @@ from ..classic import rules as classic_rules
 from ..duel import rules as duel_rules
 from ..core import ENGINE_SOURCES, refresh_numba_cache, state_record
 from . import greedy_compiled as _greedy_compiled
+from . import greedy_duel_compiled as _greedy_duel_compiled
 from . import playout as _playout
 
-refresh_numba_cache(__file__, *ENGINE_SOURCES, _playout.__file__, _greedy_compiled.__file__)
+refresh_numba_cache(
+    __file__, *ENGINE_SOURCES, _playout.__file__, _greedy_compiled.__file__,
+    _greedy_duel_compiled.__file__,
+)
 
 # Tree arrays (all of length `capacity`); index 0 is the root.
 T_PARENT = 0
@@ -229,6 +234,19 @@ def search_duel(
         obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin,
         rng, duel_rules.legal_mask, duel_rules.apply, duel_rules.determinize_into,
         duel_rules.rewards, _playout.duel_policy, _playout.duel_evaluate,
+    )
+
+
+@njit(cache=True)
+def search_duel_greedy(
+    obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin, rng
+):
+    """:func:`_iterate` for Splendor Duel with greedy playouts
+    (:func:`splendor.bots.greedy_duel_compiled.duel_greedy_policy`)."""
+    return _iterate(
+        obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin,
+        rng, duel_rules.legal_mask, duel_rules.apply, duel_rules.determinize_into,
+        duel_rules.rewards, _greedy_duel_compiled.duel_greedy_policy, _playout.duel_evaluate,
     )
 
 
