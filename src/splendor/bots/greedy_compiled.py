@@ -124,6 +124,19 @@ def _after_returns(tg_need: np.ndarray, tg_worth: np.ndarray, nt: int, t: np.nda
 
 
 @njit(cache=True)
+def _opponents_need(s, p: int, nid: int) -> int:
+    """The fewest bonuses any seat but ``p`` still lacks for noble ``nid`` (99 alone)."""
+    best = 99
+    ob = np.zeros(NUM_GEMS, dtype=np.int64)
+    for o in range(s.num_players):
+        if o != p:
+            for c in range(NUM_GEMS):
+                ob[c] = s.bonuses[o, c]
+            best = min(best, _noble_need(nid, ob))
+    return best
+
+
+@njit(cache=True)
 def _deny(s, p: int, card: int) -> float:
     """What another seat that can afford ``card`` now would gain by buying it (greedy's
     denial value), from public holdings only."""
@@ -185,14 +198,7 @@ def classic_greedy_scores(arr: np.ndarray, mask: np.ndarray, out: np.ndarray) ->
     if s.phase == cr.PH_NOBLE:
         for k in range(ca.CHOOSE_NOBLE, ca.PASS):
             if mask[k]:
-                nid = s.nobles[k - ca.CHOOSE_NOBLE]
-                m = 99
-                for o in range(n):
-                    if o != p:
-                        ob = np.zeros(NUM_GEMS, dtype=np.int64)
-                        for c in range(NUM_GEMS):
-                            ob[c] = s.bonuses[o, c]
-                        m = min(m, _noble_need(nid, ob))
+                m = _opponents_need(s, p, s.nobles[k - ca.CHOOSE_NOBLE])
                 out[k] = -float(m) if n > 1 else 0.0
         return
     if s.phase == cr.PH_PAY:
@@ -217,15 +223,7 @@ def classic_greedy_scores(arr: np.ndarray, mask: np.ndarray, out: np.ndarray) ->
         nid = s.nobles[k]
         if nid < 0:
             continue
-        mine = _noble_need(nid, bon)
-        theirs = 99
-        for o in range(n):
-            if o != p:
-                ob = np.zeros(NUM_GEMS, dtype=np.int64)
-                for c in range(NUM_GEMS):
-                    ob[c] = s.bonuses[o, c]
-                theirs = min(theirs, _noble_need(nid, ob))
-        nob_w[k] = 0.5 if theirs < mine else 1.0
+        nob_w[k] = 0.5 if _opponents_need(s, p, nid) < _noble_need(nid, bon) else 1.0
     base_nv = 0.0
     for k in range(s.nobles.shape[0]):
         nid = s.nobles[k]

@@ -42,7 +42,6 @@ replenish score is the evaluator's too. A state whose tokens are not all account
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
 
 import numpy as np
 from numba import njit
@@ -98,7 +97,6 @@ _NOOP_PENALTY = _gd.NOOP_PENALTY
 _SAMPLES = _gd.REPLENISH_SAMPLES
 _EPS = 1e-9
 
-_PEARL = 5
 _GOLD = 6
 _LIMIT = _gd.TOKEN_LIMIT  # D20
 _WIN_POINTS = _gd.WIN_POINTS  # D21
@@ -117,25 +115,19 @@ _MAX_VIEW = dc.NUM_PYRAMID + dc.MAX_RESERVED
 """At most 12 pyramid cards and 3 reserved cards are in view."""
 
 
-def _take_gains() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The 83 gains of a take (D8: 1-3 gem or pearl tokens), whether each hands the
-    opponent a privilege, and the row of each of the evaluator's codes (sum of
-    ``4 ** colour``; -1: none)."""
-    gains, codes, gives = [], [], []
-    for n in (1, 2, 3):
-        for combo in combinations_with_replacement(range(6), n):
-            g = [0] * 7
-            for c in combo:
-                g[c] += 1
-            gains.append(g)
-            codes.append(sum(4**c for c in combo))
-            gives.append(g[_PEARL] == 2 or max(g[:5]) == 3)
+def _code_rows() -> np.ndarray:
+    """The row in the evaluator's take tables (:data:`~splendor.bots.greedy_duel._GAINS`)
+    of each code (sum of ``4 ** colour`` over the tokens taken; -1: no such take)."""
     row = np.full(4**6, -1, dtype=np.int64)
-    row[np.array(codes)] = np.arange(len(codes))
-    return np.array(gains, dtype=np.int64), np.array(gives, dtype=np.bool_), row
+    row[_gd._GAIN_CODES] = np.arange(len(_gd._GAIN_CODES))
+    return row
 
 
-_GAIN, _GIVES, _CODE_ROW = _take_gains()
+# The 83 gains of a take (D8: 1-3 gem or pearl tokens) and whether each hands the opponent
+# a privilege: the Python evaluator's own tables.
+_GAIN = _gd._GAINS
+_GIVES = _gd._GIVES
+_CODE_ROW = _code_rows()
 _NUM_GAINS = _GAIN.shape[0]
 _CODE = np.array([4**c for c in range(6)] + [0, 0], dtype=np.int64)
 """Code of a cell's token (gold and the padding sentinel 7 count nothing)."""
