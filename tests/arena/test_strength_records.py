@@ -39,7 +39,7 @@ def _setup(results: dict[str, Any]) -> Any:
 
 def test_strength_runs_are_shipped() -> None:
     # The README quotes these runs; without them the test below would check nothing.
-    assert {p.name for p in RUNS} >= {"classic-2p", "classic-4p"}, RUNS
+    assert {p.name for p in RUNS} >= {"classic-2p", "classic-4p", "duel-2p"}, RUNS
 
 
 @pytest.mark.slow
