@@ -23,12 +23,11 @@ STRENGTH = Path(__file__).resolve().parents[2] / "results" / "strength"
 RUNS = sorted(p.parent for p in STRENGTH.glob("*/results.json")) if STRENGTH.is_dir() else []
 
 
-
 def _setup(results: dict[str, Any]) -> Any:
     options = results.get("options") or {}
     return prepare_arena(
         list(results["specs"]),
-        game="duel" if results["game"] == "duel" else "classic",
+        game=results["game"],  # the registered name ("splendor", "duel"), as get_game takes it
         players=int(results["players"]),
         games=int(results["requested_games"]),
         seed=int(results["seed"]),
