@@ -62,19 +62,22 @@ class Stats:
 
 
 async def play_seat(
-    ws_url: str, game_id: str, seat: int, rng: random.Random, stats: Stats, deadline: float, think: float
+    ws_url: str, token: str, game_id: str, seat: int, rng: random.Random, stats: Stats, deadline: float,
+    think: float
 ) -> None:
-    """One seat: answer every state whose decision is ours with a random legal action,
-    ``think`` seconds after receiving it (the latency clock starts at the send)."""
+    """One seat: authenticate with the seat's ``token`` (first message), then answer every
+    state whose decision is ours with a random legal action, ``think`` seconds after
+    receiving it (the latency clock starts at the send)."""
     acked = stats.acknowledged.setdefault(game_id, {})
     sent: dict[int, tuple[float, str]] = {}
     async with connect(ws_url, max_size=None) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": token}))
         async for raw in ws:
             msg = json.loads(raw)
             if msg["type"] == "error":
                 stats.errors.append(f"{game_id} seat {seat}: {msg['status']} {msg['message'][:120]}")
                 continue
-            if msg["type"] != "state":
+            if msg["type"] != "state" or msg["seat"] != seat:  # the spectator's state comes first
                 continue
             now = time.perf_counter()
             for idx in [i for i in sent if i < msg["move"]]:
@@ -115,7 +118,7 @@ async def game_slot(
         g = r.json()
         stats.games_started += 1
         await asyncio.gather(*(
-            play_seat(f"{ws_base}/ws/games/{g['game_id']}?token={s['token']}", g["game_id"], s["seat"],
+            play_seat(f"{ws_base}/ws/games/{g['game_id']}", s["token"], g["game_id"], s["seat"],
                       random.Random(rng.random()), stats, deadline, think)
             for s in g["seats"]))
         state = (await http.get(f"{base}/api/games/{g['game_id']}")).json()
@@ -172,7 +175,9 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     """The server (:func:`splendor.server.app.serve`, as ``splendor serve`` runs it, with
     the access log off) on loopback; returns once it answers."""
     code = ("import sys; from splendor.server.app import serve; "
-            "serve(sys.argv[1], port=int(sys.argv[2]), bot_workers=1, access_log=False, log_level='warning')")
+            "from splendor.server.app import Limits; "
+            "serve(sys.argv[1], port=int(sys.argv[2]), bot_workers=1, access_log=False, log_level='warning', "
+            "limits=Limits.unlimited_rates())")
     proc = subprocess.Popen([sys.executable, "-c", code, f"sqlite:///{db}", str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120

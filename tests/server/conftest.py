@@ -26,7 +26,7 @@ warnings.filterwarnings("ignore", message=".*httpx2.*")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from splendor.server.app import create_app  # noqa: E402
+from splendor.server.app import Limits, create_app  # noqa: E402
 from splendor.server.bots import make_executor  # noqa: E402
 
 
@@ -50,13 +50,16 @@ def web_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def make_client(tmp_path: Path, bot_pool: Any, web_dir: Path) -> Iterator[Callable[..., TestClient]]:
-    """``make_client(database_url=None)``: a started TestClient over a fresh app (default:
-    a new SQLite file in ``tmp_path``); every client is closed at teardown."""
+    """``make_client(database_url=None, **create_app_options)``: a started TestClient over a
+    fresh app (default: a new SQLite file in ``tmp_path``), without rate limits unless
+    ``limits`` is given (these tests play at machine speed; ``test_limits.py`` tests the
+    rates); every client is closed at teardown."""
     opened: list[TestClient] = []
 
-    def make(database_url: str | None = None) -> TestClient:
+    def make(database_url: str | None = None, **options: Any) -> TestClient:
         url = database_url or f"sqlite:///{tmp_path / f'games-{len(opened)}.db'}"
-        client = TestClient(create_app(url, web_dir=web_dir, executor=bot_pool))
+        options.setdefault("limits", Limits.unlimited_rates())
+        client = TestClient(create_app(url, web_dir=web_dir, executor=bot_pool, **options))
         client.__enter__()
         opened.append(client)
         return client

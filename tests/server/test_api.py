@@ -7,16 +7,32 @@ import json
 import random
 import time
 from concurrent.futures import Executor, Future
-from typing import Any
+from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from splendor.record import GameRecord
-from splendor.server.app import create_app
+from splendor.server.app import Limits, create_app
 
 from .util import check_message, pick
+
+
+@pytest.fixture
+def client(tmp_path: Path, bot_pool: Any, web_dir: Path) -> Iterator[TestClient]:
+    """A started app on a fresh SQLite file, without rate limits: these tests play whole
+    games at machine speed (the limits are tested in test_limits.py)."""
+    app = create_app(f"sqlite:///{tmp_path / 'api.db'}", web_dir=web_dir, executor=bot_pool,
+                     limits=Limits.unlimited_rates())
+    with TestClient(app) as c:
+        yield c
+
+
+def auth(token: str | None) -> dict[str, str]:
+    """The header that names a seat (none for a spectator)."""
+    return {"Authorization": f"Bearer {token}"} if token else {}
 
 
 def create(client: TestClient, game: str = "splendor", seats: list[dict[str, Any]] | None = None,
@@ -28,7 +44,7 @@ def create(client: TestClient, game: str = "splendor", seats: list[dict[str, Any
 
 
 def state(client: TestClient, gid: str, token: str | None = None) -> dict[str, Any]:
-    r = client.get(f"/api/games/{gid}", params={"token": token} if token else {})
+    r = client.get(f"/api/games/{gid}", headers=auth(token))
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -86,7 +102,7 @@ def test_create_gives_tokens_to_people_only_and_stores_hashes(client: TestClient
     people = [s for s in g["seats"] if s["type"] == "human"]
     assert [s["seat"] for s in people] == [0, 2]
     for s in people:
-        assert len(s["token"]) >= 40 and s["invite"] == f"/games/{g['game_id']}?token={s['token']}"
+        assert len(s["token"]) >= 40 and s["invite"] == f"/games/{g['game_id']}#token={s['token']}"
     bot = g["seats"][1]
     assert "token" not in bot and "invite" not in bot and bot["bot"] == "random"
     assert g["spectate"] == f"/games/{g['game_id']}"
@@ -108,11 +124,14 @@ def play_over_ws(client: TestClient, gid: str, token: str, seat: int, seed: int,
     mine: list[dict[str, Any]] = []
     spect: list[dict[str, Any]] = []
     with client.websocket_connect(f"/ws/games/{gid}") as watcher, \
-            client.websocket_connect(f"/ws/games/{gid}?token={token}") as ws:
+            client.websocket_connect(f"/ws/games/{gid}") as ws:
+        assert ws.receive_json()["seat"] is None  # a spectator until the auth message
+        ws.send_json({"type": "auth", "token": token})
         acted = -1
         while True:
             m = ws.receive_json()
             assert m["type"] == "state", m
+            assert m["seat"] == seat
             mine.append(m)
             if m["status"] == "finished":
                 break
@@ -183,32 +202,44 @@ def test_seat_tokens_and_errors_change_nothing(client: TestClient) -> None:
         return client.post(f"/api/games/{gid}/actions", json=body)
 
     cases = [
-        ({"action": first}, 403, "token is required"),
-        ({"token": "nope", "action": first}, 403, "not a seat token"),
-        ({"token": other["seats"][0]["token"], "action": first}, 403, "not a seat token"),
-        ({"token": bob, "action": first}, 409, "not your turn"),
+        ({"action": first, "move": 0}, 403, "token is required"),
+        ({"token": "nope", "action": first, "move": 0}, 403, "not a seat token"),
+        ({"token": other["seats"][0]["token"], "action": first, "move": 0}, 403, "not a seat token"),
+        ({"token": bob, "action": first, "move": 0}, 409, "not your turn"),
         ({"token": ann, "action": first, "move": 3}, 409, "stale"),
-        ({"token": ann, "action": "fly away"}, 400, "not an action"),
-        ({"token": ann, "action": 999}, 400, "out of range"),
-        ({"token": ann, "action": True}, 400, "action id"),
+        ({"token": ann, "action": "fly away", "move": 0}, 400, "not an action"),
+        ({"token": ann, "action": 999, "move": 0}, 400, "out of range"),
+        ({"token": ann, "action": True, "move": 0}, 400, "action id"),
         ({"token": ann, "action": first, "move": "zero"}, 400, "move"),
-        ({"token": ann}, 400, "missing"),
-        ({"token": ann, "action": "buy 3.1"}, 422, "Legal now:"),
-        ({"token": ann, "action": "pay"}, 422, "illegal action 'pay'"),
+        ({"token": ann, "action": first, "move": None}, 400, '"move" is required'),
+        ({"token": ann, "action": first}, 400, 'missing "move"'),
+        ({"token": ann, "move": 0}, 400, "missing"),
+        ({"token": ann, "action": "buy 3.1", "move": 0}, 422, "Legal now:"),
+        ({"token": ann, "action": "pay", "move": 0}, 422, "illegal action 'pay'"),
     ]
     for body, status, words in cases:
         r = post(body)
         assert r.status_code == status, (body, r.text)
         assert words in r.json()["detail"], (body, r.json())
+    # the token in the header is the same as in the body; both, when they differ, are refused
+    r = client.post(f"/api/games/{gid}/actions", json={"action": first, "move": 0}, headers=auth(bob))
+    assert r.status_code == 409 and "not your turn" in r.json()["detail"]
+    r = client.post(f"/api/games/{gid}/actions", json={"token": ann, "action": first, "move": 0}, headers=auth(bob))
+    assert r.status_code == 400 and "different seat tokens" in r.json()["detail"]
+    r = client.post(f"/api/games/{gid}/actions", json={"action": first, "move": 0}, headers={"Authorization": "Basic eDp5"})
+    assert r.status_code == 400 and "Bearer" in r.json()["detail"]
     assert client.post(f"/api/games/{gid}/actions", content=b"[", headers={"content-type": "application/json"}).status_code == 400
-    assert client.post("/api/games/nosuchgame/actions", json={"token": ann, "action": first}).status_code == 404
+    assert client.post("/api/games/nosuchgame/actions", json={"token": ann, "action": first, "move": 0}).status_code == 404
     assert client.get("/api/games/nosuchgame").status_code == 404
-    assert client.get(f"/api/games/{gid}", params={"token": "nope"}).status_code == 403
+    assert client.get(f"/api/games/{gid}", headers=auth("nope")).status_code == 403
+    # a token in the URL is refused (URLs end up in logs), even a right one
+    r = client.get(f"/api/games/{gid}", params={"token": ann})
+    assert r.status_code == 400 and "Authorization: Bearer" in r.json()["detail"]
     after = state(client, gid, ann)
     assert after == before
     assert client.app.state.storage.load_game(gid).moves == []
     # a legal action with the right move number goes through, for that seat only
-    r = post({"token": ann, "action": first, "move": 0})
+    r = client.post(f"/api/games/{gid}/actions", json={"action": first, "move": 0}, headers=auth(ann))
     assert r.status_code == 200 and r.json()["move"] == 1 and r.json()["seat"] == 0
     assert r.json()["legal_actions"] == [] and r.json()["current_player"] == 1
     assert post({"token": ann, "action": first, "move": 0}).status_code == 409  # replayed request: stale
@@ -239,7 +270,7 @@ def test_two_people_play_to_the_end_over_rest(client: TestClient) -> None:
         assert r.status_code == 200, r.text
     final = state(client, gid)
     assert final["status"] == "finished"
-    r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[0], "action": "replenish"})
+    r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[0], "action": "replenish", "move": final["move"]})
     assert r.status_code == 409 and "over" in r.json()["detail"]
     record = client.get(f"/api/games/{gid}/record").json()
     truth = true_positions(record)
@@ -271,7 +302,7 @@ def test_explain(client: TestClient) -> None:
 def test_list_games_by_tokens(client: TestClient) -> None:
     a = create(client, "splendor")
     b = create(client, "duel", [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}])
-    r = client.get("/api/games", params=[("token", a["seats"][1]["token"]), ("token", b["seats"][0]["token"])]).json()
+    r = client.post("/api/games/mine", json={"tokens": [a["seats"][1]["token"], b["seats"][0]["token"]]}).json()
     assert [s["game_id"] for s in r["games"]] == [b["game_id"], a["game_id"]]
     sb, sa = r["games"]
     assert sa["your_seats"] == [1] and sb["your_seats"] == [0]
@@ -279,17 +310,29 @@ def test_list_games_by_tokens(client: TestClient) -> None:
     assert sa["status"] == "active" and sa["moves"] == 0 and sa["current_player"] == 0 and sa["turn"] == 0
     assert {"result", "created_at", "updated_at", "game"} <= set(sa)
     assert "seed" not in json.dumps(r) and "token" not in json.dumps(r["games"][0]["seats"])
-    assert client.get("/api/games", params={"token": "nobody"}).json() == {"games": []}
-    assert client.get("/api/games").json() == {"games": []}
+    assert client.post("/api/games/mine", json={"tokens": ["nobody", "not a token!"]}).json() == {"games": []}
+    assert client.post("/api/games/mine", json={}).json() == {"games": []}
+    for bad in ({"tokens": "abc"}, {"tokens": [1]}, {"tokens": ["x"] * 201}):
+        assert client.post("/api/games/mine", json=bad).status_code == 400
+    # the old form, with tokens in the URL, says where to go instead
+    r = client.get("/api/games", params={"token": a["seats"][1]["token"]})
+    assert r.status_code == 405 and "POST /api/games/mine" in r.json()["detail"]
 
 
 def test_websocket_tokens_errors_and_reconnect(client: TestClient) -> None:
     g = create(client, "splendor")
     gid, ann, bob = g["game_id"], g["seats"][0]["token"], g["seats"][1]["token"]
-    with pytest.raises(WebSocketDisconnect) as e:
-        with client.websocket_connect(f"/ws/games/{gid}?token=wrong") as ws:
+    with client.websocket_connect(f"/ws/games/{gid}") as ws:  # a wrong token: an error, still a spectator
+        ws.receive_json()
+        ws.send_json({"type": "auth", "token": "wrong"})
+        err = ws.receive_json()
+        assert err["type"] == "error" and err["status"] == 403 and "not a seat token" in err["message"]
+        ws.send_json({"type": "action", "action": "take W U G", "move": 0})
+        assert ws.receive_json()["status"] == 403
+    with pytest.raises(WebSocketDisconnect) as e:  # a token in the URL: refused, even a right one
+        with client.websocket_connect(f"/ws/games/{gid}?token={ann}") as ws:
             ws.receive_json()
-    assert e.value.code == 4403
+    assert e.value.code == 4400 and "auth" in e.value.reason
     with pytest.raises(WebSocketDisconnect) as e:
         with client.websocket_connect("/ws/games/nosuchgame") as ws:
             ws.receive_json()
@@ -298,9 +341,11 @@ def test_websocket_tokens_errors_and_reconnect(client: TestClient) -> None:
         first = spec.receive_json()
         assert first["type"] == "state" and first["seat"] is None and first["legal_actions"] == []
         spec.send_json({"type": "action", "action": "take W U G", "move": 0})
-        assert spec.receive_json() == {"type": "error", "status": 403,
-                                       "message": "spectators cannot act; connect with your seat token (your invite link)"}
-        with client.websocket_connect(f"/ws/games/{gid}?token={ann}") as ws:
+        err = spec.receive_json()
+        assert err["type"] == "error" and err["status"] == 403 and "auth" in err["message"]
+        with client.websocket_connect(f"/ws/games/{gid}") as ws:
+            assert ws.receive_json()["seat"] is None
+            ws.send_json({"type": "auth", "token": ann})
             m = ws.receive_json()
             assert m["seat"] == 0 and m["legal_actions"] and m["seats"][0]["connected"] is True
             assert m["seats"][1]["connected"] is False
@@ -312,6 +357,11 @@ def test_websocket_tokens_errors_and_reconnect(client: TestClient) -> None:
             ws.send_json({"type": "action", "action": "fly", "move": 0})
             err = ws.receive_json()
             assert err["type"] == "error" and err["status"] == 400
+            ws.send_json({"type": "action", "action": "take W U G"})
+            err = ws.receive_json()
+            assert err["status"] == 400 and 'missing "move"' in err["message"]
+            ws.send_json({"type": "auth", "token": bob})
+            assert "already seat 0's" in ws.receive_json()["message"]
             ws.send_json({"type": "action", "action": "buy 3.3", "move": 0})
             err = ws.receive_json()
             assert err["status"] == 422 and "Legal now" in err["message"]
@@ -325,10 +375,14 @@ def test_websocket_tokens_errors_and_reconnect(client: TestClient) -> None:
             ws.send_json({"type": "action", "action": "take W U G", "move": 1})
             assert ws.receive_json()["status"] == 409  # seat 1's decision now
         assert spec.receive_json()["seats"][0]["connected"] is False
-        with client.websocket_connect(f"/ws/games/{gid}?token={bob}") as ws:
+        with client.websocket_connect(f"/ws/games/{gid}") as ws:
+            ws.receive_json()
+            ws.send_json({"type": "auth", "token": bob})
             m = ws.receive_json()
             assert m["seat"] == 1 and m["move"] == 1 and m["legal_actions"]
-        with client.websocket_connect(f"/ws/games/{gid}?token={ann}") as ws:  # reconnect: fresh state
+        with client.websocket_connect(f"/ws/games/{gid}") as ws:  # reconnect: fresh state
+            ws.receive_json()
+            ws.send_json({"type": "auth", "token": ann})
             m = ws.receive_json()
             assert m["move"] == 1 and m["log"] == [{"index": 0, "seat": 0, "notation": "take W U G"}]
 
@@ -468,3 +522,76 @@ def test_hub_builds_each_view_once_and_spectators_share_it() -> None:
         assert subs[0].outbox.get_nowait() == '{"type":"pong"}'
 
     asyncio.run(main())
+
+
+# --------------------------------------------------------------------------- idempotent create
+
+
+def test_create_with_an_idempotency_key_is_idempotent(tmp_path: Path, bot_pool: Any, web_dir: Path) -> None:
+    """Issue 14 item 8: a create retried with the same Idempotency-Key and body (its answer
+    was lost, even across a server restart) answers the same game and the same seat tokens
+    and makes nothing; the same key with another body is refused (422); the database
+    holds neither the key nor the tokens."""
+    url = f"sqlite:///{tmp_path / 'idem.db'}"
+    body = {"game": "splendor", "seats": [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"},
+                                          {"type": "human", "name": "Cy"}]}
+    key = "3f2b8c1e-9d4a-4c7b-8e6f-0a1b2c3d4e5f"
+    with TestClient(create_app(url, web_dir=web_dir, executor=bot_pool)) as c:
+        first = c.post("/api/games", json=body, headers={"Idempotency-Key": key})
+        assert first.status_code == 201 and "idempotent-replayed" not in first.headers
+        again = c.post("/api/games", json=body, headers={"Idempotency-Key": key})
+        assert again.status_code == 201 and again.headers["idempotent-replayed"] == "true"
+        assert again.json() == first.json()
+        changed = {**body, "seats": [*body["seats"][:2], {"type": "human", "name": "Cyd"}]}
+        other = c.post("/api/games", json=changed, headers={"Idempotency-Key": key})
+        assert other.status_code == 422 and "another request" in other.json()["detail"]
+        fresh = c.post("/api/games", json=body, headers={"Idempotency-Key": key.replace("3", "4")})
+        assert fresh.status_code == 201 and fresh.json()["game_id"] != first.json()["game_id"]
+        no_key = c.post("/api/games", json=body)
+        assert no_key.json()["game_id"] not in (first.json()["game_id"], fresh.json()["game_id"])
+        for bad in ("short", "x" * 256, "has space in it!!"):
+            r = c.post("/api/games", json=body, headers={"Idempotency-Key": bad})
+            assert r.status_code == 400 and "Idempotency-Key" in r.json()["detail"]
+        assert len(c.app.state.storage.game_ids()) == 3
+    with TestClient(create_app(url, web_dir=web_dir, executor=bot_pool)) as c:  # after a restart
+        again = c.post("/api/games", json=body, headers={"Idempotency-Key": key})
+        assert again.status_code == 201 and again.json() == first.json()
+        gid = first.json()["game_id"]
+        for s in first.json()["seats"]:
+            if s["type"] == "human":
+                assert state(c, gid, s["token"])["seat"] == s["seat"]
+        assert len(c.app.state.storage.game_ids()) == 3
+    raw = url.removeprefix("sqlite:///")
+    blob = b"".join(open(p, "rb").read() for p in (raw, raw + "-wal") if Path(p).exists())
+    assert key.encode() not in blob
+    assert all(s["token"].encode() not in blob for s in first.json()["seats"] if "token" in s)
+
+
+def test_concurrent_creates_with_one_key_make_one_game(client: TestClient) -> None:
+    """Two creates with the same key at once (both miss the key, both write): the second
+    write fails on the key's primary key and answers the first one's game."""
+    import asyncio
+
+    service = client.app.state.service
+    seats = [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bo"}]
+
+    async def both() -> list[Any]:
+        return await asyncio.gather(*(service.create("duel", seats, None, idempotency_key="k" * 20) for _ in range(2)))
+
+    a, b = client.portal.call(both)
+    assert a.live.id == b.live.id and a.tokens == b.tokens and sorted([a.replayed, b.replayed]) == [False, True]
+    assert client.app.state.storage.game_ids() == [a.live.id]
+
+
+def test_security_headers_on_every_answer(client: TestClient) -> None:
+    """Issue 14 item 7: pages, files, API answers and errors carry the security headers;
+    API answers are not cached; the API documentation pages get a looser script policy."""
+    for path in ("/", "/games/abc", "/static/app.js", "/api/meta", "/api/games/nosuch", "/static/missing.js"):
+        r = client.get(path)
+        csp = r.headers["content-security-policy"]
+        assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp, path
+        assert r.headers["x-frame-options"] == "DENY" and r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["referrer-policy"] == "no-referrer"
+        assert (r.headers.get("cache-control") == "no-store") == path.startswith("/api/")
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "frame-ancestors 'none'" in docs.headers["content-security-policy"]

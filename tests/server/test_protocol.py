@@ -124,3 +124,57 @@ def test_state_message_json_is_the_state_message(game: str) -> None:
             log = f"{log},{entry}" if log else entry
             moves.append((int(state.current_player), f"move {k}"))
             assert log == log_json(moves)
+
+
+# --------------------------------------------------------------------------- client input
+
+
+@pytest.mark.parametrize("text, depth", [("1", 0), ("[]", 1), ('{"a": [1, {"b": []}]}', 4), ("[" * 32 + "]" * 32, 32)])
+def test_loads_json_accepts_up_to_the_depth(text: str, depth: int) -> None:
+    from splendor.server.protocol import json_depth, loads_json
+
+    assert json_depth(loads_json(text)) == depth
+
+
+@pytest.mark.parametrize("data, words", [
+    ("[" * 33 + "]" * 33, "nested too deeply"),
+    ("[" * 100_000, "nested too deeply"),  # json.loads alone raises RecursionError here
+    ('{"a": ' * 5000 + "1" + "}" * 5000, "nested too deeply"),
+    ("{", "not valid JSON"),
+    (b"\xff\xfe\x00", "not valid JSON"),
+    ("1" * 5000, "not valid JSON"),
+])
+def test_loads_json_refuses_with_a_message(data: str | bytes, words: str) -> None:
+    from splendor.server.protocol import MalformedJSONError, loads_json
+
+    with pytest.raises(MalformedJSONError, match=words):
+        loads_json(data)
+    with pytest.raises(MalformedJSONError, match="at most 2 levels"):
+        loads_json("[[[1]]]", max_depth=2)
+
+
+@pytest.mark.parametrize("given, cleaned", [
+    ("Ann", "Ann"),
+    ("  Ann \t Lee\n", "Ann Lee"),
+    ("A\x00n\x1bn\x7f", "Ann"),                                     # controls, NUL included
+    ("\u202eAnn\u202c \u2066Bo\u2069", "Ann Bo"),                   # bidi override, isolate
+    ("A\u200bn\u200cn\u200d\u2060\ufeff", "Ann"),                   # zero-width
+    ("Ann\u2028Bo\u2029", "Ann Bo"),                                # line/paragraph separators
+    ("Zoe\u0301", "Zo\u00e9"),                                      # NFC
+    ("\U0001f600 Ann", "\U0001f600 Ann"),                           # astral characters stay
+])
+def test_clean_name(given: str, cleaned: str) -> None:
+    from splendor.server.protocol import clean_name
+
+    assert clean_name(given, 40) == cleaned
+
+
+@pytest.mark.parametrize("given, words", [
+    ("An\ud800n", "lone surrogate"), ("\udfff", "lone surrogate"), ("\u200b\x00 \u202e", "visible character"),
+    ("", "visible character"), ("x" * 41, "1 to 40"), (None, "string"), (["Ann"], "string"),
+])
+def test_clean_name_refuses(given: object, words: str) -> None:
+    from splendor.server.protocol import BadNameError, clean_name
+
+    with pytest.raises(BadNameError, match=words):
+        clean_name(given, 40)  # type: ignore[arg-type]

@@ -29,9 +29,9 @@ def seats() -> list[SeatInfo]:
 
 
 def test_migrations_create_the_schema_once(storage: Storage) -> None:
-    assert current_revision(storage.engine) == "0001"
+    assert current_revision(storage.engine) == "0003"
     storage.migrate()  # idempotent
-    assert current_revision(storage.engine) == "0001"
+    assert current_revision(storage.engine) == "0003"
     assert {"games", "seats", "moves", "alembic_version"} <= set(inspect(storage.engine).get_table_names())
 
 
@@ -90,13 +90,13 @@ def test_app_resumes_games_and_schedules_bots(database_url: str, make_client: Ca
                                                   SeatInfo(1, "human", "Bo", None, hash_token("bo"))])
     s.close()
     client = make_client(database_url)
-    first = wait_for(lambda: (m := client.get("/api/games/waiting", params={"token": "ann"}).json())["move"] >= 2 and m,
+    first = wait_for(lambda: (m := client.get("/api/games/waiting", headers={"Authorization": "Bearer ann"}).json())["move"] >= 2 and m,
                      "the bot's move in the resumed game")
     assert first["log"][0] == {"index": 0, "seat": 0, "notation": "take W U G"}
     assert first["current_player"] == 0 and first["legal_actions"]
     st.apply(first["log"][1]["notation"])
     assert first["observation"] == st.observation(0).to_dict()
-    duel = wait_for(lambda: (m := client.get("/api/games/botfirst", params={"token": "bo"}).json())["move"] >= 1 and m,
+    duel = wait_for(lambda: (m := client.get("/api/games/botfirst", headers={"Authorization": "Bearer bo"}).json())["move"] >= 1 and m,
                     "the bot's first move")
     assert duel["log"][0]["seat"] == 0 and duel["current_player"] == 1
     stored = client.app.state.storage.load_game("botfirst")
@@ -111,7 +111,7 @@ def test_postgres_app_plays_a_game(postgres_url: str, make_client: Callable[...,
     gid, token = g["game_id"], g["seats"][0]["token"]
     rng = random.Random(5)  # always the first legal action may never end a game (about 1 in 6)
     for _ in range(1000):
-        m = wait_for(lambda: (x := client.get(f"/api/games/{gid}", params={"token": token}).json())
+        m = wait_for(lambda: (x := client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json())
                      and (x["legal_actions"] or x["status"] == "finished") and x, "my turn")
         if m["status"] == "finished":
             break
@@ -135,7 +135,7 @@ def test_default_database_is_a_sqlite_file_in_the_user_data_dir(monkeypatch: pyt
     s = Storage(None)
     assert s.url == url
     s.migrate()
-    assert current_revision(s.engine) == "0001"
+    assert current_revision(s.engine) == "0003"
     s.close()
 
 

@@ -99,7 +99,7 @@ def browser() -> Iterator[object]:
 @pytest.fixture
 def new_page(browser, server):
     """Factory of pages, each in its own browser context (its own localStorage); page
-    errors (uncaught exceptions) fail the test."""
+    errors (uncaught exceptions) and Content-Security-Policy violations fail the test."""
     contexts = []
     errors: list[str] = []
 
@@ -109,6 +109,8 @@ def new_page(browser, server):
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
+        # the server's Content-Security-Policy must not block anything the client does
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "Content Security Policy" in m.text else None)
         return page
 
     yield make

@@ -18,17 +18,26 @@ LETTERS = {"splendor": "WUGRK*", "duel": "WUGRKP*"}
 # --------------------------------------------------------------------------- REST
 
 
-def rest(base: str, path: str, body: Any = None) -> Any:
-    """GET (or POST ``body``) JSON from the server."""
+def rest(base: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    """GET (or POST ``body``) JSON from the server, as the seat of ``token`` (sent as
+    ``Authorization: Bearer``, never in the URL) or a spectator."""
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(base + path, data=data, headers=headers)
     with urllib.request.urlopen(req, timeout=20) as r:
         return json.load(r)
 
 
 def server_state(base: str, game_id: str, token: str | None) -> dict:
-    q = f"?token={urllib.parse.quote(token)}" if token else ""
-    return rest(base, f"/api/games/{game_id}{q}")
+    return rest(base, f"/api/games/{urllib.parse.quote(game_id)}", token=token)
+
+
+def token_of(invite: str) -> str:
+    """The seat token of an invite link: in its fragment (``#token=``), which browsers
+    never send to the server."""
+    return urllib.parse.parse_qs(urllib.parse.urlparse(invite).fragment)["token"][0]
 
 
 # --------------------------------------------------------------------------- lobby

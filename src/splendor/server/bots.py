@@ -6,6 +6,12 @@ bot (``hard`` searches 1 s a decision) stall every other game: decisions run in 
 threads in the server process). A worker receives only the bot seat's *observation*
 (never the state, so no bot can read hidden information) and a bot seed drawn with
 :mod:`secrets` for that decision (never derived from the deal seed).
+
+A worker that dies (killed for memory, a crash) breaks its whole pool
+(:class:`concurrent.futures.process.BrokenProcessPool` for every decision in it and every
+later one): :func:`decide` then has :class:`BotPools` swap in a new pool made the same way
+and raises :class:`PoolReplaced`, so that the caller asks again (the service does,
+:meth:`splendor.server.service.GameService`).
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ import secrets
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Callable
 
 import numpy as np
 
@@ -90,25 +97,99 @@ def warm(game: str) -> bool:
     return True
 
 
+class PoolReplaced(RuntimeError):
+    """A bot's worker process died (its pool was broken) and the pool was replaced by a
+    new one: ask again."""
+
+
+def _remake(executor: Executor) -> Executor | None:
+    """A new pool like ``executor`` (a :func:`make_executor` pool of as many processes),
+    or None when it is not a process pool (nothing to remake)."""
+    if isinstance(executor, ProcessPoolExecutor):
+        return make_executor(getattr(executor, "_max_workers", None))
+    return None
+
+
 class BotPools:
     """Where bots think: ``quick`` for random/greedy/easy, ``search`` for the MCTS levels
-    (:data:`SEARCH_BOTS`); both may be the same executor."""
+    (:data:`SEARCH_BOTS`); both may be the same executor.
 
-    def __init__(self, quick: Executor, search: Executor | None = None) -> None:
+    A broken pool (a worker died) is replaced by :meth:`replace` with one made by
+    ``make_quick`` / ``make_search`` (default: a :func:`make_executor` pool of as many
+    processes as the broken one). The pools made here are shut down by :meth:`close`;
+    the ones given are the caller's to shut down.
+
+    Attributes:
+        replaced: how many pools were replaced so far.
+    """
+
+    def __init__(
+        self,
+        quick: Executor,
+        search: Executor | None = None,
+        *,
+        make_quick: Callable[[], Executor] | None = None,
+        make_search: Callable[[], Executor] | None = None,
+    ) -> None:
         self.quick = quick
         self.search = search if search is not None else quick
+        self._make_quick = make_quick
+        self._make_search = make_search if make_search is not None else (make_quick if search is None else None)
+        self._made: list[Executor] = []
+        self.replaced = 0
 
     def for_bot(self, spec: str) -> Executor:
         """The executor in which ``spec`` thinks."""
         return self.search if spec in SEARCH_BOTS else self.quick
 
+    def replace(self, broken: Executor) -> bool:
+        """Put a new pool wherever ``broken`` is used (quick, search or both); the broken
+        one is shut down if it was made here. Call it from one thread (the event loop).
+
+        Returns:
+            True if a new pool took its place, False if ``broken`` is not in use any more
+            (already replaced) or cannot be remade (not a process pool and no factory).
+        """
+        if broken is not self.quick and broken is not self.search:
+            return False
+        factory = self._make_quick if broken is self.quick else self._make_search
+        new = factory() if factory is not None else _remake(broken)
+        if new is None:
+            return False
+        self._made.append(new)
+        if self.quick is broken:
+            self.quick = new
+        if self.search is broken:
+            self.search = new
+        self.replaced += 1
+        if broken in self._made:
+            self._made.remove(broken)
+            broken.shutdown(wait=False, cancel_futures=True)
+        return True
+
+    def close(self) -> None:
+        """Shut down the pools made by :meth:`replace` (waits for their workers)."""
+        made, self._made = self._made, []
+        for pool in made:
+            pool.shutdown(wait=True, cancel_futures=True)
+
 
 async def decide(pools: BotPools, game: str, spec: str, observation: Any) -> int:
     """Ask a worker for the bot's decision on ``observation`` (an Observation of the bot's
-    seat, never the state); returns an action id. Raises what the bot or pool raised."""
+    seat, never the state); returns an action id.
+
+    Raises:
+        PoolReplaced: the worker died (the pool was broken) and the pool was replaced;
+            nothing was decided: ask again.
+        Exception: what the bot (or a broken pool that cannot be remade) raised.
+    """
     import asyncio
 
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(
-        pools.for_bot(spec), choose, game, spec, new_bot_seed(), observation.array
-    )
+    executor = pools.for_bot(spec)
+    try:
+        return await loop.run_in_executor(executor, choose, game, spec, new_bot_seed(), observation.array)
+    except BrokenProcessPool as e:
+        if pools.replace(executor) or pools.for_bot(spec) is not executor:
+            raise PoolReplaced(f"the worker of bot {spec!r} died ({e}); its pool was replaced") from e
+        raise

@@ -77,6 +77,10 @@ class Hub:
         """Seats of ``game_id`` with at least one open connection."""
         return {s.seat for s in self._games.get(game_id, ()) if s.seat is not None}
 
+    def has_subscribers(self, game_id: str) -> bool:
+        """Whether ``game_id`` has at least one open connection."""
+        return game_id in self._games
+
     def subscribers(self, game_id: str) -> list[Subscriber]:
         """The open connections to ``game_id``."""
         return list(self._games.get(game_id, ()))

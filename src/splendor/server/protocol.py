@@ -18,12 +18,19 @@ Everything a client may receive is built here, from the authoritative state, for
 
 Malformed client input raises :class:`MalformedActionError` (HTTP 400) whose message says
 how to write the action.
+
+Client text is read by :func:`loads_json` (JSON with a nesting-depth limit: deeply nested
+input is refused with :class:`MalformedJSONError`, never a ``RecursionError``), and the
+players' names by :func:`clean_name` (control, bidi and zero-width characters removed,
+lone surrogates refused).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+import re
+import unicodedata
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -32,8 +39,114 @@ from ..game import get_game
 ACTION_FIELDS = ("colors", "level", "slot", "cells", "reserved")
 
 
+MAX_JSON_DEPTH = 32
+"""Default deepest nesting of arrays and objects accepted in a client's JSON (the API's
+bodies and messages need 3)."""
+
+
 class MalformedActionError(ValueError):
     """A client's action is neither a known action id nor a notation of the game."""
+
+
+class MalformedJSONError(ValueError):
+    """A client's text is not JSON, or is nested deeper than allowed."""
+
+
+class BadNameError(ValueError):
+    """A player's name is not a string, has a lone surrogate, is too long, or has no
+    visible character left once cleaned (:func:`clean_name`)."""
+
+
+# --------------------------------------------------------------------- client input
+
+
+def loads_json(data: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """Parse a client's JSON text (``bytes``: UTF-8, or UTF-16/32 with its BOM, as
+    :func:`json.loads` detects).
+
+    Args:
+        data: the text of a request body or a WebSocket message.
+        max_depth: the deepest nesting of arrays/objects accepted (a scalar is depth 0,
+            ``{"a": [1]}`` depth 2).
+
+    Returns:
+        The parsed value.
+
+    Raises:
+        MalformedJSONError: not JSON (the parser's message), invalid UTF-8, a number too
+            long to convert, or nested deeper than ``max_depth`` (also when the parser
+            itself gives up on very deep input with a ``RecursionError``).
+    """
+    try:
+        value = json.loads(data)
+    except RecursionError:
+        raise MalformedJSONError(f"the JSON is nested too deeply (at most {max_depth} levels of arrays and objects)") from None
+    except ValueError as e:  # JSONDecodeError, UnicodeDecodeError, too many digits
+        raise MalformedJSONError(f"not valid JSON: {e}") from None
+    if json_depth(value, max_depth + 1) > max_depth:
+        raise MalformedJSONError(f"the JSON is nested too deeply (at most {max_depth} levels of arrays and objects)")
+    return value
+
+
+def json_depth(value: Any, stop: int | None = None) -> int:
+    """The nesting depth of a parsed JSON value (a scalar 0, ``[]`` 1, ``[[1]]`` 2),
+    without recursion; the walk stops early once ``stop`` is reached (returns ``stop``)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        depth += 1
+        if depth > deepest:
+            deepest = depth
+            if stop is not None and deepest >= stop:
+                return stop
+        stack.extend((c, depth) for c in children if isinstance(c, (dict, list)))
+    return deepest
+
+
+_SPACES = re.compile(r"\s+")
+_DROPPED_CATEGORIES = frozenset({"Cc", "Cf"})
+
+
+def clean_name(value: str, max_length: int) -> str:
+    """A player's display name made safe to store and show.
+
+    NFC-normalized; control characters (Unicode category Cc: NUL, escapes, DEL, ...) and
+    format characters (Cf: the bidi embeddings, overrides and isolates U+202A-202E and
+    U+2066-2069, the marks U+200E/F, the zero-width U+200B-200D, U+2060 and U+FEFF, the
+    soft hyphen) are removed; any run of white space (line and paragraph separators
+    included) becomes one space; leading and trailing spaces go.
+
+    Args:
+        value: the name as the client sent it.
+        max_length: the most characters (code points) allowed once cleaned.
+
+    Returns:
+        The cleaned name, 1 to ``max_length`` characters.
+
+    Raises:
+        BadNameError: ``value`` is not a string, holds a lone surrogate (it is not
+            Unicode text: no database or JSON encoder can store it), is longer than
+            ``max_length`` once cleaned, or has no character left.
+    """
+    if not isinstance(value, str):
+        raise BadNameError(f"a name must be a string, got {type(value).__name__}")
+    if any("\ud800" <= ch <= "\udfff" for ch in value):
+        raise BadNameError("a name must be valid Unicode text: it holds a lone surrogate (an unpaired \\uD800-\\uDFFF escape)")
+    text = unicodedata.normalize("NFC", value)
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in _DROPPED_CATEGORIES or ch in "\t\n\r")
+    text = _SPACES.sub(" ", text).strip()
+    if not text:
+        raise BadNameError("a name needs at least one visible character (control, bidi and zero-width characters are removed)")
+    if len(text) > max_length:
+        raise BadNameError(f"a name is 1 to {max_length} characters, got {len(text)}")
+    return text
 
 
 def action_json(action: Any) -> dict[str, Any]:
@@ -136,9 +249,17 @@ def explain(game: str, observation: Any, action: Any) -> str:
 # --------------------------------------------------------------------- state message
 
 
-def log_entries(moves: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
-    """``[{"index", "seat", "notation"}, ...]`` of the accepted moves ``(seat, notation)``."""
-    return [{"index": i, "seat": seat, "notation": text} for i, (seat, text) in enumerate(moves)]
+def log_entries(
+    moves: Sequence[tuple[int, str]], notes: Mapping[int, str] | None = None
+) -> list[dict[str, Any]]:
+    """``[{"index", "seat", "notation"}, ...]`` of the accepted moves ``(seat, notation)``;
+    an entry whose index is in ``notes`` also carries ``"note"`` (e.g. a random action
+    played for a bot that could not decide)."""
+    notes = notes or {}
+    return [
+        {"index": i, "seat": seat, "notation": text, **({"note": notes[i]} if i in notes else {})}
+        for i, (seat, text) in enumerate(moves)
+    ]
 
 
 def dumps(value: Any) -> str:
@@ -146,14 +267,20 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def log_entry_json(index: int, seat: int, notation: str) -> str:
-    """One entry of the ``log`` of a state message as JSON text: ``{"index","seat","notation"}``."""
-    return dumps({"index": index, "seat": seat, "notation": notation})
+def log_entry_json(index: int, seat: int, notation: str, note: str | None = None) -> str:
+    """One entry of the ``log`` of a state message as JSON text:
+    ``{"index","seat","notation"}``, plus ``"note"`` when given."""
+    entry = {"index": index, "seat": seat, "notation": notation}
+    if note:
+        entry["note"] = note
+    return dumps(entry)
 
 
-def log_json(moves: Sequence[tuple[int, str]]) -> str:
-    """The entries of ``log`` as JSON text joined by commas (without the brackets)."""
-    return ",".join(log_entry_json(i, seat, text) for i, (seat, text) in enumerate(moves))
+def log_json(moves: Sequence[tuple[int, str]], notes: Mapping[int, str] | None = None) -> str:
+    """The entries of ``log`` (:func:`log_entries`) as JSON text joined by commas (without
+    the brackets)."""
+    notes = notes or {}
+    return ",".join(log_entry_json(i, seat, text, notes.get(i)) for i, (seat, text) in enumerate(moves))
 
 
 def _head_and_tail(
@@ -207,6 +334,7 @@ def state_message(
     moves: Sequence[tuple[int, str]],
     seats: Sequence[dict[str, Any]],
     result: dict[str, Any] | None,
+    notes: Mapping[int, str] | None = None,
 ) -> dict[str, Any]:
     """The ``{"type": "state", ...}`` message for one viewer.
 
@@ -216,6 +344,7 @@ def state_message(
         moves: ``(seat, notation)`` of every accepted decision.
         seats: ``[{"seat", "type", "name", "bot", "connected"}]``.
         result: the record's result once the game is over, else None.
+        notes: ``{move index: note}`` shown with those moves in ``log``.
 
     Returns:
         ``{"type": "state", "game_id", "game", "num_players", "seat", "status", "move",
@@ -223,7 +352,7 @@ def state_message(
         "scores", "result", "seats"}`` (see the module docstring).
     """
     head, tail = _head_and_tail(game_id, game, state, seat, moves, seats, result)
-    return {**head, "log": log_entries(moves), **tail}
+    return {**head, "log": log_entries(moves, notes), **tail}
 
 
 def state_message_json(
@@ -235,15 +364,17 @@ def state_message_json(
     moves: Sequence[tuple[int, str]],
     seats: Sequence[dict[str, Any]],
     result: dict[str, Any] | None,
+    notes: Mapping[int, str] | None = None,
     log: str | None = None,
 ) -> str:
     """:func:`state_message` as compact JSON text (the same fields, values and order).
 
     Args:
         log: :func:`log_json` of ``moves``, kept up to date by the caller (one
-            :func:`log_entry_json` appended per move); None: built here from ``moves``.
+            :func:`log_entry_json` appended per move); None: built here from ``moves``
+            and ``notes``.
         Others: as :func:`state_message`.
     """
     head, tail = _head_and_tail(game_id, game, state, seat, moves, seats, result)
-    entries = log_json(moves) if log is None else log
+    entries = log_json(moves, notes) if log is None else log
     return f'{dumps(head)[:-1]},"log":[{entries}],{dumps(tail)[1:]}'

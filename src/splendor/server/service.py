@@ -5,9 +5,10 @@ per game, built by replaying the stored moves from the stored seed, C18/D24) and
 writer of the database. Accepting an action (:meth:`GameService.act`):
 
 1. the seat token must be the seat's (403), the game active and the decision that seat's
-   (409), the client's move number current when given (409 stale), the action legal (422,
-   with the reason from ``why_illegal`` and the legal notations); a malformed action is
-   400. A rejected request changes nothing.
+   (409), the client's move number (required: a request sent twice plays once) current
+   (409 stale), the action legal (422, with the reason from ``why_illegal`` and the legal
+   notations); a malformed action or a missing move number is 400. A rejected request
+   changes nothing.
 2. the action is applied to a copy of the state, the move is **committed to the database**
    (with the result when it ends the game), and only then does the live state advance and
    the hub broadcast each subscriber its own view.
@@ -18,26 +19,62 @@ is being written are committed together in the next one (one move alone when the
 quiet, many under load). A move's request is answered only once its transaction commits.
 
 A seat's decisions are serialized by one :class:`asyncio.Lock` per game. After every
-accepted move, and for every unfinished game at start-up, a bot whose decision it is gets
-a task that asks a worker process (:mod:`.bots`) for its action.
+accepted move, and whenever a game is loaded, a bot whose decision it is gets a task that
+asks a worker process (:mod:`.bots`) for its action.
+
+Supervision (what keeps every game moving, :class:`Lifecycle` has the numbers):
+
+- A bot turn whose move does not commit (the database is down) is retried with a capped
+  exponential back-off, for as long as it takes; the first commit that succeeds again wakes
+  every waiting bot turn at once. A failed commit changes nothing in memory (the move is
+  applied only after its commit), and a commit that did succeed although it reported an
+  error is found at the next attempt (a stale move number) and the game is reloaded from
+  the database, which is the truth.
+- A bot whose worker process died gets a new pool (:meth:`.bots.BotPools.replace`) and is
+  asked again; a bot that fails ``bot_attempts`` times in a row (it raised, answered an
+  illegal action, or its worker died each time) has a random legal action played for it,
+  and that move carries a note in the game log saying so (stored with the move).
+- A maintenance task, every ``sweep_every`` seconds, starts the bot turn of any loaded
+  game whose bot is to move and has no task, and evicts idle games from memory.
+
+Life cycle: :meth:`GameService.start` answers once the schema is migrated; games load on
+first access (:meth:`GameService.get`), and the games whose bot is to move are loaded in
+the background (a few at a time) so that their bots go on after a restart. A game leaves
+memory when nobody is connected, no bot of it is thinking and nobody asked for it for
+``evict_idle`` seconds (``evict_finished`` once it is over). Expiry (every ``expire_every``
+seconds): a game with no move is deleted ``expire_unstarted`` seconds after its creation;
+a game whose person to move has not played for ``expire_abandoned`` seconds ends as that
+seat's forfeit (the record's ``"forfeit"`` result, :func:`splendor.record.forfeit_result`):
+a game with moves is kept, with its moves and its record.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import functools
+import hashlib
+import hmac
 import logging
+import re
 import secrets
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, Callable, Sequence, TypeVar
+from datetime import datetime, timedelta
+from typing import Any, Callable, Coroutine, NamedTuple, Sequence, TypeVar
+
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 
 from ..game import get_game
-from ..record import GameRecord, result_of
+from ..record import GameRecord, forfeit_result, result_of
 from . import bots as server_bots
 from .hub import Hub, Subscriber
 from .protocol import (
+    BadNameError,
     MalformedActionError,
+    clean_name,
+    dumps,
     explain,
     log_entry_json,
     log_json,
@@ -48,12 +85,14 @@ from .protocol import (
 from .storage import (
     STATUS_ACTIVE,
     STATUS_FINISHED,
+    IdempotencyRecord,
     MoveToStore,
     SeatInfo,
     StaleMoveError,
     Storage,
     StoredGame,
     hash_token,
+    utcnow,
 )
 
 T = TypeVar("T")
@@ -61,6 +100,15 @@ T = TypeVar("T")
 log = logging.getLogger("splendor.server")
 
 MAX_NAME = 40
+
+MAX_LOOKUP_TOKENS = 200
+"""The most seat tokens one :meth:`GameService.list_games` may ask about."""
+
+_TOKEN_FORMAT = re.compile(r"[A-Za-z0-9_-]{1,128}")
+"""What a seat token can look like (they are :func:`secrets.token_urlsafe` strings);
+anything else is refused before it is hashed."""
+
+_IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9._:+/=-]{16,255}")
 
 
 class ServiceError(Exception):
@@ -99,6 +147,82 @@ class Illegal(ServiceError):
     status = 422
 
 
+class Unavailable(ServiceError):
+    """The database did not answer (503): nothing was changed; try again."""
+
+    status = 503
+
+
+_DB_DOWN = (OperationalError, InterfaceError)
+"""What SQLAlchemy raises when the database cannot be reached (or is locked too long)."""
+
+DAY = 86400.0
+
+
+@dataclass(frozen=True)
+class Lifecycle:
+    """How long games stay in memory and in the database, and how failed bot turns are
+    retried (see the module docstring). Times are in seconds.
+
+    Attributes:
+        evict_idle: an unfinished game leaves memory after this long without a request,
+            with nobody connected and no bot of it thinking (default 600). It is loaded
+            again, from the database, at its next request.
+        evict_finished: the same for a finished game (default 60).
+        expire_unstarted: a game with no move is deleted this long after its creation
+            (default 7 days; None: never).
+        expire_abandoned: a game with moves whose next decision is a person's and that
+            has had no move for this long ends as that person's forfeit; it is kept, with
+            its moves and record (default 30 days; None: never).
+        sweep_every: period of the maintenance task (bot turns without a task, eviction)
+            (default 5).
+        expire_every: period of the expiry (default 3600; the first run is one period
+            after start-up).
+        retry_first: back-off before the first retry of a failed bot turn (default 0.2);
+            doubled at each failure in a row, with jitter, up to ``retry_max`` (default 5).
+        bot_attempts: a bot decision that fails this many times in a row is replaced by a
+            random legal action, with a note in the game log (default 3).
+        resume_concurrency: games loaded at once by the start-up resume (default 4).
+
+    Raises:
+        ValueError: a time that is not a positive number (None only where allowed),
+            ``retry_max < retry_first``, or a count below 1.
+    """
+
+    evict_idle: float = 600.0
+    evict_finished: float = 60.0
+    expire_unstarted: float | None = 7 * DAY
+    expire_abandoned: float | None = 30 * DAY
+    sweep_every: float = 5.0
+    expire_every: float = 3600.0
+    retry_first: float = 0.2
+    retry_max: float = 5.0
+    bot_attempts: int = 3
+    resume_concurrency: int = 4
+
+    def __post_init__(self) -> None:
+        for name in ("evict_idle", "evict_finished", "expire_unstarted", "expire_abandoned",
+                     "sweep_every", "expire_every", "retry_first", "retry_max"):
+            value = getattr(self, name)
+            if value is None and name.startswith("expire_") and name != "expire_every":
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+                allowed = "a number of seconds > 0" + (" or None (never)" if name in (
+                    "expire_unstarted", "expire_abandoned") else "")
+                raise ValueError(f"Lifecycle.{name} must be {allowed}, got {value!r}")
+        if self.retry_max < self.retry_first:
+            raise ValueError(f"Lifecycle.retry_max ({self.retry_max}) must be >= retry_first ({self.retry_first})")
+        for name in ("bot_attempts", "resume_concurrency"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"Lifecycle.{name} must be a whole number >= 1, got {value!r}")
+
+    def backoff(self, failures: int) -> float:
+        """The longest wait after ``failures`` failures in a row (>= 1):
+        ``min(retry_max, retry_first * 2 ** (failures - 1))`` seconds."""
+        return min(self.retry_max, self.retry_first * 2.0 ** min(max(failures, 1) - 1, 60))
+
+
 @dataclass
 class LiveGame:
     """A loaded game: what is stored plus the authoritative state.
@@ -108,7 +232,12 @@ class LiveGame:
         state: the full state after ``moves`` (hidden information included: never sent).
         lock: serializes the decisions of this game.
         log_json: the state messages' ``log`` entries as JSON text
-            (:func:`.protocol.log_json` of ``moves``), grown by :meth:`add_move`.
+            (:func:`.protocol.log_json` of ``moves``, plus ``"note"`` on the moves that
+            have one), grown by :meth:`add_move`.
+        notes: ``{move index: note}``, e.g. a random action played for a failing bot.
+        accessed: when the game was last asked for (the service's clock, seconds).
+        evicted: set when the service dropped it from memory (a new object is loaded at
+            the next request; this one's bot task stops).
     """
 
     id: str
@@ -125,15 +254,20 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
     log_json: str = ""
+    notes: dict[int, str] = field(default_factory=dict)
+    accessed: float = 0.0
+    evicted: bool = False
 
     def __post_init__(self) -> None:
         if self.moves and not self.log_json:
-            self.log_json = log_json(self.moves)
+            self.log_json = log_json(self.moves, self.notes)
 
-    def add_move(self, seat: int, notation: str) -> None:
-        """Append a committed decision to ``moves`` and ``log_json``."""
-        entry = log_entry_json(len(self.moves), seat, notation)
+    def add_move(self, seat: int, notation: str, note: str | None = None) -> None:
+        """Append a committed decision (and its note, if any) to ``moves`` and ``log_json``."""
+        entry = log_entry_json(len(self.moves), seat, notation, note)
         self.log_json = f"{self.log_json},{entry}" if self.moves else entry
+        if note:
+            self.notes[len(self.moves)] = note
         self.moves.append((seat, notation))
 
     @property
@@ -176,6 +310,12 @@ def _replay(stored: StoredGame) -> tuple[Any, dict[str, Any] | None]:
     return state, result
 
 
+def _first_line(e: BaseException) -> str:
+    """The first line of an exception's message (database errors run on for lines)."""
+    text = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {text[0][:200]}" if text else type(e).__name__
+
+
 def _retrieve(task: "asyncio.Future[Any]") -> None:
     """Mark the exception of a task nobody awaits any more as seen."""
     if not task.cancelled():
@@ -202,8 +342,15 @@ class MoveWriter:
         self._drain_task: asyncio.Task[None] | None = None
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the writer thread; returns or raises what it does."""
-        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
+        """``fn(*args)`` in the writer thread; returns or raises what it does.
+
+        Raises:
+            Unavailable: the database could not be reached (nothing of it written).
+        """
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
+        except _DB_DOWN as e:
+            raise Unavailable(f"the database is unavailable ({_first_line(e)}); nothing was changed: try again") from e
 
     async def append(self, move: MoveToStore) -> datetime:
         """Commit ``move`` (with the moves queued with it); returns the commit time (UTC).
@@ -242,6 +389,62 @@ class MoveWriter:
         await asyncio.to_thread(self._thread.shutdown, wait=True)
 
 
+class Created(NamedTuple):
+    """What :meth:`GameService.create` answers: the game, ``{seat: token}`` of its human
+    seats, and ``replayed`` (True: an earlier create with the same idempotency key made
+    this game; the tokens are the same as then)."""
+
+    live: LiveGame
+    tokens: dict[int, str]
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class _Idempotency:
+    """A validated idempotency key and the digests stored for it."""
+
+    key: str
+    key_hash: str
+    request_hash: str
+
+
+def derive_token(key: str, salt: bytes, seat: int) -> str:
+    """The seat token of ``seat`` in a game created with the idempotency key ``key``:
+    HMAC-SHA256 keyed by ``key`` over a per-game random ``salt`` and the seat, as 43
+    URL-safe characters (256 bits, like :func:`secrets.token_urlsafe`).
+
+    The database keeps the salt, the key's SHA-256 and the tokens' SHA-256 only, so the
+    tokens can be given again to whoever presents the key, and to nobody else: a copy of
+    the database without the key (a random UUID has 122 bits) yields none.
+    """
+    mac = hmac.new(key.encode("utf-8"), b"splendor seat token\0" + salt + bytes([seat]), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode("ascii")
+
+
+def _idempotency(key: Any, game: str, plan: list[tuple[str, str, str | None]], options: dict[str, Any]) -> _Idempotency:
+    """Check an ``Idempotency-Key`` and digest the request it comes with (the game, the
+    seats after their names were cleaned, the options). Raises BadRequest."""
+    if not isinstance(key, str) or not _IDEMPOTENCY_KEY.fullmatch(key):
+        raise BadRequest(
+            "the Idempotency-Key header must be 16 to 255 characters among letters, digits and "
+            "- _ . : + / = (a random UUID, say)"
+        )
+    request = dumps({"game": game, "seats": [list(p) for p in plan], "options": options})
+    return _Idempotency(
+        key=key,
+        key_hash=hashlib.sha256(key.encode("ascii")).hexdigest(),
+        request_hash=hashlib.sha256(request.encode("utf-8")).hexdigest(),
+    )
+
+
+def _seat_name(i: int, value: Any) -> str:
+    """Seat ``i``'s name as :func:`.protocol.clean_name` makes it. Raises BadRequest."""
+    try:
+        return clean_name(value, MAX_NAME)
+    except BadNameError as e:
+        raise BadRequest(f"seat {i}: {e}") from None
+
+
 class GameService:
     """Creates, loads and plays games; one per app (no global state).
 
@@ -249,63 +452,166 @@ class GameService:
         storage: the database (migrated by :meth:`start`).
         hub: the WebSocket subscribers, told of every accepted move.
         pools: where bots think (process pools, :func:`.bots.make_executor`).
+        lifecycle: eviction, expiry and retry settings (default :class:`Lifecycle`).
+        clock: seconds for eviction (default :func:`time.monotonic`; tests pass their own).
+        now: the current UTC time for expiry (default :func:`.storage.utcnow`).
+
+    Attributes:
+        counters: what supervision did so far: ``bot_retries`` (failed bot turns retried),
+            ``random_moves`` (random actions played for a failing bot, each noted),
+            ``resumed`` (bot turns started by the sweeper or the start-up resume),
+            ``loaded``, ``evicted``, ``deleted`` (unstarted games expired),
+            ``forfeited`` (abandoned games ended).
     """
 
-    def __init__(self, storage: Storage, hub: Hub, pools: server_bots.BotPools) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        hub: Hub,
+        pools: server_bots.BotPools,
+        lifecycle: Lifecycle | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        now: Callable[[], datetime] = utcnow,
+    ) -> None:
         self.storage = storage
         self.hub = hub
         self.pools = pools
+        self.lifecycle = lifecycle if lifecycle is not None else Lifecycle()
+        self._clock = clock
+        self._now = now
         self.writer = MoveWriter(storage)
         self._games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._closed = False
+        self._background: set[asyncio.Task[Any]] = set()
+        self._db_down = False
+        self._recovered: asyncio.Event | None = None
+        self._resume_pending = False
+        self._resuming = False
+        self.counters = dict.fromkeys(
+            ("bot_retries", "random_moves", "resumed", "loaded", "evicted", "deleted", "forfeited"), 0
+        )
 
     # ------------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
-        """Migrate the database, then load every unfinished game and schedule the bots
-        whose decision is next (a restarted server resumes every game)."""
+        """Migrate the database and return: games load on first access (:meth:`get`).
+        In the background: the games whose bot is to move are loaded (their bots go on
+        after a restart), and the maintenance task starts (see the module docstring)."""
         await asyncio.to_thread(self.storage.migrate)
         # load the engines in the quick bots' worker now, not at the first bot decision
         loop = asyncio.get_running_loop()
         for game in ("splendor", "duel"):
             loop.run_in_executor(self.pools.quick, server_bots.warm, game).add_done_callback(_retrieve)
-        for game_id in await asyncio.to_thread(self.storage.game_ids, STATUS_ACTIVE):
-            try:
-                live = await self.get(game_id)
-            except Exception:  # a corrupt game must not stop the others
-                log.exception("cannot resume game %s", game_id)
-                continue
-            self._schedule_bot(live)
+        self._resume_pending = True
+        self._spawn(self.resume_bots(), "splendor-resume")
+        self._spawn(self._maintenance(), "splendor-maintenance")
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> None:
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        task.add_done_callback(_retrieve)
 
     async def close(self) -> None:
-        """Stop the bot tasks (their games resume at the next start)."""
+        """Stop the background and bot tasks (the bots' games resume at the next start),
+        finish the queued writes, shut down the bot pools made to replace broken ones."""
         self._closed = True
-        tasks = [g.bot_task for g in self._games.values() if g.bot_task is not None and not g.bot_task.done()]
+        tasks = [t for t in self._background if not t.done()]
+        tasks += [g.bot_task for g in self._games.values() if g.bot_task is not None and not g.bot_task.done()]
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await self.writer.close()
+        await asyncio.to_thread(self.pools.close)
+
+    @property
+    def loaded(self) -> int:
+        """How many games are in memory now."""
+        return len(self._games)
+
+    def is_loaded(self, game_id: str) -> bool:
+        """Whether the game ``game_id`` is in memory now."""
+        return game_id in self._games
+
+    async def resume_bots(self) -> int:
+        """Load every active game whose bot is to move (``resume_concurrency`` at a time),
+        which starts its bot turn. Returns how many were loaded; a game that cannot be
+        loaded now is tried again by the next maintenance run.
+
+        Raises:
+            Unavailable: the database could not be read (nothing loaded; retried by the
+                maintenance task).
+        """
+        if self._resuming:  # one resume at a time (start-up's may take a while)
+            return 0
+        self._resuming = True
+        try:
+            return await self._resume_bots()
+        finally:
+            self._resuming = False
+
+    async def _resume_bots(self) -> int:
+        try:
+            ids = await asyncio.to_thread(self.storage.games_with_bot_to_move)
+        except _DB_DOWN as e:
+            raise Unavailable(f"the database is unavailable ({_first_line(e)})") from e
+        gate = asyncio.Semaphore(self.lifecycle.resume_concurrency)
+        failed = False
+
+        async def one(game_id: str) -> bool:
+            nonlocal failed
+            async with gate:
+                if self._closed:
+                    return False
+                try:
+                    await self.get(game_id)
+                except NotFound:
+                    return False
+                except Unavailable:
+                    failed = True
+                    return False
+                except Exception:  # a corrupt game must not stop the others
+                    log.exception("cannot resume game %s", game_id)
+                    return False
+                return True
+
+        done = sum(await asyncio.gather(*(one(g) for g in ids)))
+        self._resume_pending = failed
+        return done
 
     # ------------------------------------------------------------------ creating
 
     async def create(
-        self, game: Any, seats: Any, options: Any = None
-    ) -> tuple[LiveGame, dict[int, str]]:
+        self, game: Any, seats: Any, options: Any = None, *, idempotency_key: Any = None
+    ) -> Created:
         """Create a game with a deal seed from :mod:`secrets`.
 
         Args:
             game: ``"splendor"`` (or ``"classic"``) or ``"duel"``.
             seats: ``[{"type": "human", "name": str} | {"type": "bot", "bot": spec}]``,
-                2-4 for classic, 2 for Duel, at least one human.
+                2-4 for classic, 2 for Duel, at least one human. Names (a person's
+                default ``"Player N"``, a bot's its level) are cleaned by
+                :func:`.protocol.clean_name` (control, bidi and zero-width characters
+                removed), 1 to :data:`MAX_NAME` characters.
             options: game settings for ``new_game`` (Duel: ``{"turn_cap": N}``, D25).
+            idempotency_key: the client's ``Idempotency-Key`` (16-255 characters among
+                letters, digits and ``- _ . : + / =``; a random UUID), or None. The first
+                create with a key makes the game; another with the same key and the same
+                request (game, cleaned seats, options) makes nothing and answers that
+                game with the same tokens (:func:`derive_token`), so a retry after a lost
+                answer leaves no orphan game.
 
         Returns:
-            The live game and ``{seat: token}`` for the human seats (the only time the
-            tokens exist outside the players' hands).
+            :class:`Created`: the live game, ``{seat: token}`` for the human seats (the
+            tokens are never stored, only their hashes), and whether it was made earlier.
 
         Raises:
-            BadRequest: anything malformed (the message says what is allowed).
+            BadRequest: anything malformed, a bad name or key included (the message says
+                what is allowed).
+            Illegal: (422) the idempotency key was used before with another request.
+            Unavailable: (503) the database did not answer (nothing was created).
         """
         if not isinstance(game, str):
             raise BadRequest('"game" must be "splendor" or "duel"')
@@ -333,32 +639,54 @@ class GameService:
             cap = options["turn_cap"]
             if isinstance(cap, bool) or not isinstance(cap, int) or cap < 0:
                 raise BadRequest('"turn_cap" must be a whole number >= 0 (0: no cap, D25)')
-        infos: list[SeatInfo] = []
-        tokens: dict[int, str] = {}
+        plan: list[tuple[str, str, str | None]] = []  # (type, name, bot) of each seat
         for i, s in enumerate(seats):
             if not isinstance(s, dict) or s.get("type") not in ("human", "bot"):
                 raise BadRequest(f'seat {i}: must be {{"type": "human", "name": ...}} or {{"type": "bot", "bot": ...}}')
+            given = s.get("name")
             if s["type"] == "human":
-                label = s.get("name") or f"Player {i + 1}"
-                if not isinstance(label, str) or len(label.strip()) == 0 or len(label) > MAX_NAME:
-                    raise BadRequest(f"seat {i}: a name is 1 to {MAX_NAME} characters")
-                token = secrets.token_urlsafe(32)
-                tokens[i] = token
-                infos.append(SeatInfo(i, "human", label.strip(), None, hash_token(token)))
+                plan.append(("human", f"Player {i + 1}" if given in (None, "") else _seat_name(i, given), None))
             else:
                 spec = s.get("bot")
-                if spec not in server_bots.SERVER_BOTS:
-                    raise BadRequest(f"seat {i}: unknown bot {spec!r}; bots: {', '.join(server_bots.SERVER_BOTS)}")
-                infos.append(SeatInfo(i, "bot", str(s.get("name") or spec)[:MAX_NAME], spec, None))
-        if not tokens:
+                if not isinstance(spec, str) or spec not in server_bots.SERVER_BOTS:
+                    shown = repr(spec)[:60] if isinstance(spec, (str, int, float, type(None))) else type(spec).__name__
+                    raise BadRequest(f"seat {i}: unknown bot {shown}; bots: {', '.join(server_bots.SERVER_BOTS)}")
+                plan.append(("bot", spec if given in (None, "") else _seat_name(i, given), spec))
+        if all(kind != "human" for kind, _, _ in plan):
             raise BadRequest("a game needs at least one human seat")
+        idem = None
+        if idempotency_key is not None:
+            idem = _idempotency(idempotency_key, name, plan, options)
+            earlier = await self._created_earlier(idem)
+            if earlier is not None:
+                return earlier
         seed = secrets.randbits(63)
         try:
             state = module.new_game(len(seats), seed, **options)
-        except (TypeError, ValueError) as e:
+        except (TypeError, ValueError, OverflowError) as e:
             raise BadRequest(f"bad options: {e}") from None
+        salt = secrets.token_bytes(16)
+        infos: list[SeatInfo] = []
+        tokens: dict[int, str] = {}
+        for i, (kind, label, spec) in enumerate(plan):
+            if kind == "human":
+                token = derive_token(idem.key, salt, i) if idem is not None else secrets.token_urlsafe(32)
+                tokens[i] = token
+                infos.append(SeatInfo(i, "human", label, None, hash_token(token)))
+            else:
+                infos.append(SeatInfo(i, "bot", label, spec, None))
         game_id = secrets.token_urlsafe(9)
-        stored = await self.writer.run(self.storage.create_game, game_id, name, len(seats), seed, options, infos)
+        record = None if idem is None else IdempotencyRecord(idem.key_hash, idem.request_hash, salt.hex())
+        try:
+            stored = await self.writer.run(
+                functools.partial(self.storage.create_game, idempotency=record),
+                game_id, name, len(seats), seed, options, infos, state.current_player,
+            )
+        except IntegrityError:  # the same key, committed meanwhile by another request
+            earlier = None if idem is None else await self._created_earlier(idem)
+            if earlier is None:
+                raise
+            return earlier
         live = LiveGame(
             id=game_id,
             game=name,
@@ -371,48 +699,106 @@ class GameService:
             state=state,
             moves=[],
             result=None,
+            accessed=self._clock(),
         )
         self._games[game_id] = live
         self._schedule_bot(live)
-        return live, tokens
+        return Created(live, tokens)
+
+    async def _created_earlier(self, idem: _Idempotency) -> Created | None:
+        """The game made earlier with ``idem``'s key, with its seat tokens derived again;
+        None if the key is new (or its game was deleted).
+
+        Raises:
+            Illegal: the key came with another request then.
+            Unavailable: the database did not answer.
+        """
+        try:
+            found = await asyncio.to_thread(self.storage.find_idempotency_key, idem.key_hash)
+        except _DB_DOWN as e:
+            raise Unavailable(f"the database is unavailable ({_first_line(e)}); nothing was created: try again") from e
+        if found is None:
+            return None
+        game_id, record = found
+        if not hmac.compare_digest(record.request_hash, idem.request_hash):
+            raise Illegal(
+                "this Idempotency-Key was used before with another request (game, seats or options); "
+                "send a new key to create another game"
+            )
+        try:
+            live = await self.get(game_id)
+        except NotFound:
+            return None
+        salt = bytes.fromhex(record.salt)
+        tokens = {s.seat: derive_token(idem.key, salt, s.seat) for s in live.seats if s.type == "human"}
+        if any(live.seats[seat].token_hash != hash_token(token) for seat, token in tokens.items()):
+            raise Conflict(f"game {game_id} was not created with these tokens; send a new Idempotency-Key")
+        return Created(live, tokens, replayed=True)
 
     # ------------------------------------------------------------------ loading
 
     async def get(self, game_id: str) -> LiveGame:
-        """The live game (loaded and replayed from the database on first use).
+        """The live game: in memory, or loaded from the database and replayed (in a
+        thread) on first use, which also starts its bot turn if a bot is to move.
 
         Raises:
             NotFound: no such game.
+            Unavailable: the database could not be read.
+            RuntimeError: the stored moves do not replay (a corrupt database).
         """
         live = self._games.get(game_id)
         if live is not None:
+            live.accessed = self._clock()
             return live
         lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            live = self._games.get(game_id)
-            if live is not None:
+        try:
+            async with lock:
+                live = self._games.get(game_id)
+                if live is not None:
+                    live.accessed = self._clock()
+                    return live
+                loaded = await self._load(game_id)
+                if loaded is None:
+                    raise NotFound(f"no game {game_id!r}")
+                stored, state, result = loaded
+                live = LiveGame(
+                    id=stored.id,
+                    game=stored.game,
+                    num_players=stored.num_players,
+                    seed=stored.seed,
+                    options=stored.options,
+                    seats=stored.seats,
+                    created_at=stored.created_at,
+                    updated_at=stored.updated_at,
+                    state=state,
+                    moves=list(stored.moves),
+                    result=result,
+                    notes=dict(stored.notes),
+                    accessed=self._clock(),
+                )
+                self._games[game_id] = live
+                self.counters["loaded"] += 1
+                self._schedule_bot(live)
                 return live
-            stored = await asyncio.to_thread(self.storage.load_game, game_id)
-            if stored is None:
-                self._loading.pop(game_id, None)
-                raise NotFound(f"no game {game_id!r}")
-            state, result = _replay(stored)
-            live = LiveGame(
-                id=stored.id,
-                game=stored.game,
-                num_players=stored.num_players,
-                seed=stored.seed,
-                options=stored.options,
-                seats=stored.seats,
-                created_at=stored.created_at,
-                updated_at=stored.updated_at,
-                state=state,
-                moves=list(stored.moves),
-                result=result,
-            )
-            self._games[game_id] = live
-            self._loading.pop(game_id, None)
-            return live
+        finally:
+            if self._loading.get(game_id) is lock:  # a waiter still holds it and checks _games first
+                del self._loading[game_id]
+
+    async def _load(self, game_id: str) -> tuple[StoredGame, Any, dict[str, Any] | None] | None:
+        """The stored game, its state and result (read and replayed in a thread), or None.
+
+        Raises:
+            Unavailable, RuntimeError: as :meth:`get`.
+        """
+
+        def load() -> tuple[StoredGame, Any, dict[str, Any] | None] | None:
+            stored = self.storage.load_game(game_id)
+            return None if stored is None else (stored, *_replay(stored))
+
+        try:
+            return await asyncio.to_thread(load)
+        except _DB_DOWN as e:
+            raise Unavailable(f"the database is unavailable ({_first_line(e)}); try again") from e
 
     def seat_for_token(self, live: LiveGame, token: str | None) -> int | None:
         """The viewer's seat: None without a token (spectator).
@@ -422,7 +808,9 @@ class GameService:
         """
         if token is None or token == "":
             return None
-        seat = live.seat_of_token(token)
+        if not isinstance(token, str):
+            raise BadRequest(f"a seat token is a string, got {type(token).__name__}")
+        seat = live.seat_of_token(token) if _TOKEN_FORMAT.fullmatch(token) else None
         if seat is None:
             raise Forbidden(f"this token is not a seat token of game {live.id}; open the game without a token to watch it")
         return seat
@@ -439,7 +827,8 @@ class GameService:
         ]
 
     def message(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
-        """The state message for ``seat`` (None: spectator), see :func:`.protocol.state_message`."""
+        """The state message for ``seat`` (None: spectator), see :func:`.protocol.state_message`;
+        a ``log`` entry whose move has a note carries it as ``"note"``."""
         return state_message(
             game_id=live.id,
             game=live.game,
@@ -448,6 +837,7 @@ class GameService:
             moves=live.moves,
             seats=self.seats_json(live),
             result=live.result,
+            notes=live.notes,
         )
 
     def message_json(
@@ -463,6 +853,7 @@ class GameService:
             moves=live.moves,
             seats=self.seats_json(live) if seats is None else seats,
             result=live.result,
+            notes=live.notes,
             log=live.log_json,
         )
 
@@ -483,9 +874,20 @@ class GameService:
             "updated_at": live.updated_at.isoformat(),
         }
 
-    async def list_games(self, tokens: Sequence[str]) -> list[dict[str, Any]]:
-        """Summaries of the games in which any of ``tokens`` holds a seat, newest first."""
-        found = await asyncio.to_thread(self.storage.games_for_token_hashes, [hash_token(t) for t in tokens])
+    async def list_games(self, tokens: Any) -> list[dict[str, Any]]:
+        """Summaries of the games in which any of ``tokens`` (a list of at most
+        :data:`MAX_LOOKUP_TOKENS` strings) holds a seat, newest first; a string that cannot
+        be a token matches nothing.
+
+        Raises:
+            BadRequest: ``tokens`` is not a list of strings, or too long.
+        """
+        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+            raise BadRequest('"tokens" must be a list of seat tokens (strings)')
+        if len(tokens) > MAX_LOOKUP_TOKENS:
+            raise BadRequest(f'at most {MAX_LOOKUP_TOKENS} "tokens" at a time, got {len(tokens)}')
+        hashes = [hash_token(t) for t in tokens if _TOKEN_FORMAT.fullmatch(t)]
+        found = await asyncio.to_thread(self.storage.games_for_token_hashes, hashes)
         out = []
         for stored, mine in found:
             try:
@@ -503,8 +905,10 @@ class GameService:
 
     # ------------------------------------------------------------------ acting
 
-    async def act(self, game_id: str, token: Any, action: Any, move: Any = None) -> tuple[LiveGame, int]:
-        """Play ``action`` for the seat of ``token`` (see the module docstring).
+    async def act(self, game_id: str, token: Any, action: Any, move: Any) -> tuple[LiveGame, int]:
+        """Play ``action`` for the seat of ``token`` (see the module docstring). ``move``
+        (required) is the number of moves of the state the client decided on: a request
+        that arrives twice plays once (the second is stale, 409).
 
         Returns:
             The game and the seat that played.
@@ -520,10 +924,13 @@ class GameService:
         await self.act_as(live, seat, action, move)
         return live, seat
 
-    async def act_as(self, live: LiveGame, seat: int, action: Any, move: Any = None) -> None:
+    async def act_as(self, live: LiveGame, seat: int, action: Any, move: Any) -> None:
         """Play ``action`` for ``seat`` (already authenticated). Raises as :meth:`act`."""
-        if move is not None and (isinstance(move, bool) or not isinstance(move, int)):
-            raise BadRequest(f'"move" must be the number of moves you have seen (a whole number), got {move!r}')
+        if isinstance(move, bool) or not isinstance(move, int):
+            shown = repr(move)[:60] if isinstance(move, (str, float, type(None))) else type(move).__name__
+            raise BadRequest(
+                f'"move" is required: the "move" number of the state you decided on (a whole number), got {shown}'
+            )
         try:
             parsed = parse_action(live.game, action)
         except MalformedActionError as e:
@@ -534,7 +941,7 @@ class GameService:
         task.add_done_callback(_retrieve)
         await asyncio.shield(task)
 
-    async def _act_locked(self, live: LiveGame, seat: int, parsed: Any, move: int | None) -> None:
+    async def _act_locked(self, live: LiveGame, seat: int, parsed: Any, move: int) -> None:
         async with live.lock:
             self._check_turn(live, seat, move)
             legal = live.state.legal_actions()
@@ -545,7 +952,7 @@ class GameService:
                 )
             await self._commit(live, seat, parsed)
 
-    def _check_turn(self, live: LiveGame, seat: int, move: int | None) -> None:
+    def _check_turn(self, live: LiveGame, seat: int, move: int) -> None:
         if live.finished:
             raise Conflict(f"game {live.id} is over; no more actions are accepted")
         current = live.state.current_player
@@ -554,29 +961,90 @@ class GameService:
             raise Conflict(
                 f"not your turn: the decision is seat {current}'s ({who.name}); you are seat {seat}"
             )
-        if move is not None and move != len(live.moves):
+        if move != len(live.moves):
             raise Conflict(
                 f"stale move number {move}: {len(live.moves)} moves have been played; "
                 "reload the game state and decide again"
             )
 
-    async def _commit(self, live: LiveGame, seat: int, action: Any) -> None:
-        """Apply, store, then publish one legal decision (caller holds ``live.lock``)."""
+    async def _commit(self, live: LiveGame, seat: int, action: Any, note: str | None = None) -> None:
+        """Apply, store, then publish one legal decision (caller holds ``live.lock``); the
+        live game changes only once the move is committed. ``note``: shown with the move
+        in the game log.
+
+        Raises:
+            Conflict: the database holds that move number already (another writer, or an
+                earlier commit that reported an error but was stored): the game has been
+                reloaded from the database; decide again.
+            Unavailable: the move was not stored (the database is down); nothing changed.
+        """
         new = live.state.copy()
         new.apply(action)
         result = result_of(new) if new.is_terminal else None
         idx = len(live.moves)
         notation = str(action)
+        move = MoveToStore(live.id, idx, seat, notation, result, new.current_player if result is None else None, note)
         try:
-            live.updated_at = await self.writer.append(MoveToStore(live.id, idx, seat, notation, result))
-        except StaleMoveError as e:  # another writer on the same database
-            self._games.pop(live.id, None)
-            raise Conflict(f"{e}; reload the game") from None
+            live.updated_at = await self.writer.append(move)
+        except StaleMoveError as e:
+            self._database_back()
+            await self._reconcile(live)
+            raise Conflict(f"{e}; the game was reloaded: decide again on its current state") from None
+        except Unavailable:
+            self._database_down()
+            raise
+        except Exception as e:  # the transaction failed: nothing of it was stored
+            self._database_down()
+            log.warning("move %d of game %s was not stored", idx, live.id, exc_info=True)
+            raise Unavailable(f"the move was not stored ({_first_line(e)}); nothing changed: try again") from e
+        self._database_back()
         live.state = new
-        live.add_move(seat, notation)
+        live.add_move(seat, notation, note)
         live.result = result
+        live.accessed = self._clock()
         self.publish(live)
         self._schedule_bot(live)
+
+    async def _reconcile(self, live: LiveGame) -> None:
+        """Reload ``live`` in place from the database, which is the truth, and publish it
+        (the caller holds ``live.lock``).
+
+        Raises:
+            NotFound: the game is not stored any more (it is dropped from memory).
+            Unavailable: the database could not be read (``live`` is unchanged).
+        """
+        loaded = await self._load(live.id)
+        if loaded is None:
+            self._drop(live)
+            raise NotFound(f"no game {live.id!r}")
+        stored, state, result = loaded
+        live.state, live.result, live.updated_at = state, result, stored.updated_at
+        live.moves, live.notes = list(stored.moves), dict(stored.notes)
+        live.log_json = log_json(live.moves, live.notes)
+        self.publish(live)
+
+    def _database_down(self) -> None:
+        self._db_down = True
+
+    def _database_back(self) -> None:
+        """A commit succeeded: after a failure, wake every bot turn waiting to retry."""
+        if self._db_down:
+            self._db_down = False
+            log.info("the database is back: the waiting bot turns are retried now")
+            if self._recovered is not None:
+                self._recovered.set()
+                self._recovered = None
+
+    async def _wait_retry(self, failures: int) -> None:
+        """Sleep the back-off of ``failures`` failures in a row (with jitter: 50-100 %),
+        or less if a commit succeeds meanwhile (the database is back)."""
+        delay = self.lifecycle.backoff(failures) * (0.5 + secrets.randbelow(501) / 1000)
+        if self._recovered is None:
+            self._recovered = asyncio.Event()
+        try:
+            await asyncio.wait_for(self._recovered.wait(), delay)
+        except TimeoutError:
+            pass
 
     async def explain(self, game_id: str, token: Any, action: Any) -> dict[str, Any]:
         """``{"action": notation, "legal": bool, "reason": str}`` for the viewer of
@@ -611,42 +1079,221 @@ class GameService:
 
     # ------------------------------------------------------------------ bots
 
-    def _schedule_bot(self, live: LiveGame) -> None:
-        if self._closed or live.finished:
-            return
+    def _schedule_bot(self, live: LiveGame) -> bool:
+        """Start the bot-turn task of ``live`` if a bot is to move and none is running;
+        True if one was started."""
+        if self._closed or live.finished or live.evicted:
+            return False
         seat = live.state.current_player
         if live.seats[seat].type != "bot":
-            return
+            return False
         if live.bot_task is not None and not live.bot_task.done():
-            return
+            return False
         live.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(live), name=f"bot:{live.id}")
+        live.bot_task.add_done_callback(_retrieve)
+        return True
 
     async def _bot_turns(self, live: LiveGame) -> None:
-        """Play the bot decisions of ``live`` while the seat to move is a bot."""
-        while not self._closed and not live.finished:
+        """Play the bot decisions of ``live`` while the seat to move is a bot. A turn that
+        fails (its move is not stored) is retried after a back-off
+        (:meth:`Lifecycle.backoff`) with the same decision, for as long as it takes."""
+        failures = 0
+        decided: tuple[int, Any, str | None] | None = None
+        while not self._closed and not live.finished and not live.evicted:
             seat = live.state.current_player
             info = live.seats[seat]
             if info.type != "bot":
                 return
             idx = len(live.moves)
-            obs = live.state.observation(seat)
             try:
-                action_id = await server_bots.decide(self.pools, live.game, str(info.bot), obs)
+                if decided is None or decided[0] != idx:
+                    decided = (idx, *await self._bot_decision(live, seat, info))
+                _, action, note = decided
+                async with live.lock:
+                    if len(live.moves) != idx or live.finished or live.evicted:
+                        continue
+                    await self._commit(live, seat, action, note)
+                failures = 0
             except asyncio.CancelledError:
                 raise
+            except Conflict:  # reloaded from the database: decide on what is stored
+                decided = None
+            except Exception as e:
+                failures += 1
+                self.counters["bot_retries"] += 1
+                why = e.message if isinstance(e, ServiceError) else _first_line(e)
+                log.warning("bot turn (move %d) of game %s failed: %s; retry %d within %.1f s",
+                            idx, live.id, why, failures, self.lifecycle.backoff(failures))
+                await self._wait_retry(failures)
+
+    async def _bot_decision(self, live: LiveGame, seat: int, info: SeatInfo) -> tuple[Any, str | None]:
+        """The bot's action for the decision of ``seat`` now, and None; or, after
+        ``bot_attempts`` failures in a row (the bot raised, answered an illegal action, or
+        its worker died), a random legal action and the note that says so. A dead worker's
+        pool is replaced (:func:`.bots.decide`) and the bot asked again at once."""
+        obs = live.state.observation(seat)
+        legal = obs.legal_actions()
+        module = get_game(live.game)
+        spec = str(info.bot)
+        attempts = self.lifecycle.bot_attempts
+        problems: list[str] = []
+        for attempt in range(1, attempts + 1):
+            try:
+                action = module.Action.from_id(await server_bots.decide(self.pools, live.game, spec, obs))
+                if action in legal:
+                    return action, None
+                problems.append(f"it answered {str(action)!r}, which is not legal")
+                log.error("bot %s answered the illegal action %s in game %s", spec, action, live.id)
+            except asyncio.CancelledError:
+                raise
+            except server_bots.PoolReplaced as e:
+                problems.append("its worker process died")
+                log.warning("game %s: %s; asking again", live.id, e)
+                continue
+            except Exception as e:
+                # the type only: the message may quote the bot's own hidden cards (blind reserves)
+                problems.append(f"it failed ({type(e).__name__})")
+                log.exception("bot %s failed in game %s (attempt %d of %d)", spec, live.id, attempt, attempts)
+            if attempt < attempts:
+                await self._wait_retry(attempt)
+        self.counters["random_moves"] += 1
+        action = secrets.choice(legal)
+        note = (f"bot {spec} could not decide ({'; '.join(problems)}): "
+                f"a random legal action ({action}) was played for it")
+        log.error("game %s: %s", live.id, note)
+        return action, note
+
+    # ------------------------------------------------------------------ maintenance
+
+    async def _maintenance(self) -> None:
+        """Every ``sweep_every`` seconds :meth:`maintain`, every ``expire_every``
+        seconds :meth:`expire`, until the service closes; errors are logged."""
+        loop = asyncio.get_running_loop()
+        next_expiry = loop.time() + self.lifecycle.expire_every
+        while not self._closed:
+            await asyncio.sleep(self.lifecycle.sweep_every)
+            try:
+                await self.maintain()
+                if loop.time() >= next_expiry:
+                    next_expiry = loop.time() + self.lifecycle.expire_every
+                    await self.expire()
+            except asyncio.CancelledError:
+                raise
+            except Unavailable as e:
+                log.warning("maintenance: %s", e.message)
             except Exception:
-                log.exception("bot %s failed in game %s; playing a random legal action instead", info.bot, live.id)
-                action_id = secrets.choice(obs.legal_actions()).id
-            async with live.lock:
-                if len(live.moves) != idx or live.finished:
-                    continue
-                action = get_game(live.game).Action.from_id(action_id)
-                if action not in live.state.legal_actions():
-                    log.error("bot %s answered illegal %s in game %s", info.bot, action, live.id)
-                    action = secrets.choice(live.state.legal_actions())
-                live.bot_task = None  # _commit may schedule the next bot turn itself
-                await self._commit(live, seat, action)
-                return
+                log.exception("maintenance failed")
+
+    async def maintain(self) -> dict[str, int]:
+        """One maintenance run: start the bot turn of every loaded game whose bot is to
+        move and has no task, evict the idle games (see :class:`Lifecycle`), and retry
+        the start-up resume if it could not finish.
+
+        Returns:
+            ``{"resumed": n, "evicted": n}`` of this run.
+
+        Raises:
+            Unavailable: the start-up resume had to be retried and the database is down.
+        """
+        resumed = evicted = 0
+        now = self._clock()
+        for live in list(self._games.values()):
+            if self._schedule_bot(live):
+                resumed += 1
+            elif self._evictable(live, now):
+                self._drop(live)
+                evicted += 1
+        self.counters["evicted"] += evicted
+        self.counters["resumed"] += resumed
+        if resumed:
+            log.warning("resumed %d bot turn(s) that had no task", resumed)
+        if self._resume_pending and not self._closed:
+            self.counters["resumed"] += await self.resume_bots()
+        return {"resumed": resumed, "evicted": evicted}
+
+    def _evictable(self, live: LiveGame, now: float) -> bool:
+        """Nobody connected, no decision under way, no bot thinking, and idle long enough."""
+        if live.lock.locked() or self.hub.has_subscribers(live.id):
+            return False
+        if live.bot_task is not None and not live.bot_task.done():
+            return False
+        ttl = self.lifecycle.evict_finished if live.finished else self.lifecycle.evict_idle
+        return now - live.accessed >= ttl
+
+    def _drop(self, live: LiveGame) -> None:
+        """Forget ``live`` (evicted or deleted) and stop its bot task."""
+        if self._games.get(live.id) is live:
+            del self._games[live.id]
+        live.evicted = True
+        task = live.bot_task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+
+    async def expire(self, limit: int = 1000) -> dict[str, int]:
+        """Expire games (see :class:`Lifecycle`): delete the games with no move created
+        more than ``expire_unstarted`` ago, and end as a forfeit of the seat to move the
+        games whose person to move has not played for ``expire_abandoned`` (kept, with
+        their moves). A game with someone connected, or a decision under way, is left
+        alone. At most ``limit`` games of each kind per call.
+
+        Returns:
+            ``{"deleted": n, "forfeited": n}``.
+
+        Raises:
+            Unavailable: the database could not be reached (what was done stays done).
+        """
+        lc = self.lifecycle
+        now = self._now()
+        deleted = forfeited = 0
+        try:
+            if lc.expire_unstarted is not None:
+                cutoff = now - timedelta(seconds=lc.expire_unstarted)
+                for game_id in await asyncio.to_thread(self.storage.unstarted_games, cutoff, limit):
+                    if self.hub.has_subscribers(game_id) or game_id in self._loading:
+                        continue
+                    live = self._games.get(game_id)
+                    if live is None:
+                        gone = await self.writer.run(self.storage.delete_unstarted_game, game_id, cutoff)
+                    elif live.lock.locked() or live.moves:
+                        continue
+                    else:
+                        async with live.lock:
+                            gone = not live.moves and await self.writer.run(
+                                self.storage.delete_unstarted_game, game_id, cutoff)
+                            if gone:
+                                self._drop(live)
+                    deleted += bool(gone)
+            if lc.expire_abandoned is not None:
+                cutoff = now - timedelta(seconds=lc.expire_abandoned)
+                days = lc.expire_abandoned / DAY
+                span = f"{days:g} days" if days >= 1 else f"{lc.expire_abandoned:g} s"
+                for game_id in await asyncio.to_thread(self.storage.idle_games, cutoff, limit):
+                    if self.hub.has_subscribers(game_id):
+                        continue
+                    try:
+                        live = await self.get(game_id)
+                    except NotFound:
+                        continue
+                    async with live.lock:
+                        if live.finished or live.updated_at >= cutoff:
+                            continue
+                        seat = live.state.current_player
+                        if live.seats[seat].type == "bot":  # not waiting for a person
+                            self._schedule_bot(live)
+                            continue
+                        reason = f"{live.seats[seat].name} (seat {seat}) made no move for {span}: the game expired"
+                        result = forfeit_result(live.state, seat, reason)
+                        if await self.writer.run(self.storage.finish_game, game_id, len(live.moves), result):
+                            live.result = result
+                            live.updated_at = now
+                            forfeited += 1
+                            self.publish(live)
+        except _DB_DOWN as e:
+            raise Unavailable(f"the database is unavailable ({_first_line(e)})") from e
+        finally:
+            self.counters["deleted"] += deleted
+            self.counters["forfeited"] += forfeited
+        return {"deleted": deleted, "forfeited": forfeited}
 
     # ------------------------------------------------------------------ records
 
@@ -667,7 +1314,11 @@ class GameService:
             actions=[text for _, text in live.moves],
             result=live.result,
             started_at=live.created_at.isoformat(),
-            metadata={"game_id": live.id, "seats": [{"seat": s.seat, "type": s.type, "bot": s.bot} for s in live.seats]},
+            metadata={
+                "game_id": live.id,
+                "seats": [{"seat": s.seat, "type": s.type, "bot": s.bot} for s in live.seats],
+                **({"notes": {str(i): n for i, n in sorted(live.notes.items())}} if live.notes else {}),
+            },
         )
 
     def replay(self, live: LiveGame) -> dict[str, Any]:
@@ -699,7 +1350,9 @@ __all__ = [
     "Forbidden",
     "GameService",
     "Illegal",
+    "Lifecycle",
     "LiveGame",
     "NotFound",
     "ServiceError",
+    "Unavailable",
 ]

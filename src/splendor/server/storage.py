@@ -14,6 +14,14 @@ Tables:
   person the SHA-256 hex digest of its seat token (the token itself is never stored).
 - ``moves``: one row per accepted decision: ``(game_id, idx)`` is the primary key, so two
   writers can never both store move ``idx``; the seat that played it and its notation.
+- ``idempotency_keys`` (migration 0003): one row per game created with an
+  ``Idempotency-Key``: the key's SHA-256 (primary key), the game, the SHA-256 of the
+  request, and the random salt from which, with the key, its seat tokens were derived
+  (:func:`splendor.server.service.derive_token`). Deleted with its game.
+
+Text from clients never reaches the database unchecked: names are cleaned by the service,
+and :func:`storable` refuses a NUL or a lone surrogate, which PostgreSQL rejects (and
+SQLite would store).
 
 A game's position is never stored: it is the replay of its moves from its seed (C18, D24),
 so every committed move survives a crash and the restarted server resumes exactly.
@@ -40,11 +48,15 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Text,
     bindparam,
     create_engine,
+    delete,
     event,
+    exists,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -109,6 +121,7 @@ class GameRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    next_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 0002: None = over or unknown
 
 
 class SeatRow(Base):
@@ -130,6 +143,39 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     notation: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    note: Mapped[str | None] = mapped_column(Text, nullable=True)  # 0002: e.g. a random move played for a failed bot
+
+
+class IdempotencyRow(Base):
+    __tablename__ = "idempotency_keys"
+
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    request_hash: Mapped[str] = mapped_column(String(64))
+    salt: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True)
+class IdempotencyRecord:
+    """What is stored for a game created with an idempotency key: the key's and the
+    request's SHA-256 hex digests, and the hex salt of its seat tokens."""
+
+    key_hash: str
+    request_hash: str
+    salt: str
+
+
+def storable(text: str) -> bool:
+    """Whether ``text`` can be stored as text by every supported database: no NUL
+    (PostgreSQL refuses it) and no lone surrogate (not encodable as UTF-8)."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -149,6 +195,10 @@ class StoredGame:
 
     Attributes:
         moves: ``(seat, notation)`` of every accepted decision, in order.
+        notes: ``{move index: note}`` for the moves stored with a note (a random legal
+            action played for a bot that kept failing, say).
+        next_seat: the seat whose decision is next as stored with the last move (None when
+            the game is over, or unknown: a game stored before migration 0002).
     """
 
     id: str
@@ -162,6 +212,8 @@ class StoredGame:
     updated_at: datetime
     seats: list[SeatInfo]
     moves: list[tuple[int, str]] = field(default_factory=list)
+    notes: dict[int, str] = field(default_factory=dict)
+    next_seat: int | None = None
 
 
 class StaleMoveError(Exception):
@@ -171,13 +223,17 @@ class StaleMoveError(Exception):
 @dataclass(frozen=True)
 class MoveToStore:
     """One move for :meth:`Storage.append_moves`: move number ``idx`` (0-based) of
-    ``game_id``, played by ``seat``; ``result`` (the record's result) when it ends the game."""
+    ``game_id``, played by ``seat``; ``result`` (the record's result) when it ends the game;
+    ``next_seat`` the seat to decide after it (None: over or unknown); ``note`` a remark
+    shown with the move in the game log (None: none)."""
 
     game_id: str
     idx: int
     seat: int
     notation: str
     result: dict[str, Any] | None = None
+    next_seat: int | None = None
+    note: str | None = None
 
 
 _MOVES = MoveRow.__table__
@@ -189,11 +245,17 @@ _LAST_IDX = (
     .where(_MOVES.c.game_id.in_(bindparam("game_ids", expanding=True)))
     .group_by(_MOVES.c.game_id)
 )
-_TOUCH_GAME = update(_GAMES).where(_GAMES.c.id == bindparam("gid")).values(updated_at=bindparam("now"))
+_HAS_MOVES = exists().where(_MOVES.c.game_id == _GAMES.c.id)
+_TOUCH_GAME = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("gid"))
+    .values(updated_at=bindparam("now"), next_seat=bindparam("next_seat"))
+)
 _FINISH_GAME = (
     update(_GAMES)
     .where(_GAMES.c.id == bindparam("gid"))
-    .values(updated_at=bindparam("now"), status=STATUS_FINISHED, result=bindparam("final", type_=JSON()))
+    .values(updated_at=bindparam("now"), status=STATUS_FINISHED, result=bindparam("final", type_=JSON()),
+            next_seat=None)
 )
 
 
@@ -222,6 +284,9 @@ class Storage:
                 kwargs.update(poolclass=StaticPool, connect_args={"check_same_thread": False})
             else:
                 Path(parsed.database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+        else:
+            # a connection left over from before a database restart is replaced, not used
+            kwargs.update(pool_pre_ping=True)
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -249,12 +314,22 @@ class Storage:
         seed: int,
         options: dict[str, Any],
         seats: Sequence[SeatInfo],
+        next_seat: int | None = None,
+        *,
+        idempotency: IdempotencyRecord | None = None,
     ) -> StoredGame:
-        """Store a new game and its seats in one transaction; return it.
+        """Store a new game and its seats in one transaction; return it. ``next_seat``:
+        the seat whose decision is first (None: unknown). ``idempotency``: the key it was
+        created with, stored in the same transaction.
 
         Raises:
-            sqlalchemy.exc.IntegrityError: ``game_id`` already exists.
+            sqlalchemy.exc.IntegrityError: ``game_id`` already exists, or the idempotency
+                key is stored already (nothing written).
+            ValueError: a name is not :func:`storable` (nothing written).
         """
+        for x in seats:
+            if not storable(x.name):
+                raise ValueError(f"seat {x.seat}: the name holds a NUL or a lone surrogate; it cannot be stored")
         now = utcnow()
         with self.engine.begin() as c:
             c.execute(
@@ -269,6 +344,7 @@ class Storage:
                     "result": None,
                     "created_at": now,
                     "updated_at": now,
+                    "next_seat": next_seat,
                 },
             )
             if seats:
@@ -279,6 +355,12 @@ class Storage:
                          "token_hash": x.token_hash}
                         for x in seats
                     ],
+                )
+            if idempotency is not None:
+                c.execute(
+                    insert(IdempotencyRow.__table__),
+                    {"key_hash": idempotency.key_hash, "game_id": game_id, "request_hash": idempotency.request_hash,
+                     "salt": idempotency.salt, "created_at": now},
                 )
         return StoredGame(
             id=game_id,
@@ -291,6 +373,7 @@ class Storage:
             created_at=now,
             updated_at=now,
             seats=list(seats),
+            next_seat=next_seat,
         )
 
     def append_move(
@@ -351,12 +434,15 @@ class Storage:
                 outcomes.append(StaleMoveError(f"move {m.idx} of game {m.game_id} is stale: {expected} moves are stored"))
                 continue
             stored[m.game_id] = expected + 1
-            rows.append({"game_id": m.game_id, "idx": m.idx, "seat": m.seat, "notation": m.notation, "created_at": now})
-            touched[m.game_id] = m if m.result is not None else touched.get(m.game_id, m)
+            rows.append({"game_id": m.game_id, "idx": m.idx, "seat": m.seat, "notation": m.notation, "created_at": now,
+                         "note": m.note})
+            prev = touched.get(m.game_id)  # the last move of each game (its next seat), or the one that ends it
+            touched[m.game_id] = prev if prev is not None and prev.result is not None else m
             outcomes.append(now)
         if rows:
             c.execute(insert(_MOVES), rows)
-            touch = [{"gid": gid, "now": now} for gid, m in touched.items() if m.result is None]
+            touch = [{"gid": gid, "now": now, "next_seat": m.next_seat}
+                     for gid, m in touched.items() if m.result is None]
             if touch:
                 c.execute(_TOUCH_GAME, touch)
             for gid, m in touched.items():
@@ -367,16 +453,33 @@ class Storage:
     # ------------------------------------------------------------------ reading
 
     def load_game(self, game_id: str) -> StoredGame | None:
-        """The stored game with its seats and moves, or None if there is no such game."""
+        """The stored game with its seats and moves, or None if there is no such game
+        (an id that is not :func:`storable` names none)."""
+        if not storable(game_id):
+            return None
         with self._sessions() as s:
             row = s.get(GameRow, game_id)
             if row is None:
                 return None
             seats = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).all()
             moves = s.execute(
-                select(MoveRow.seat, MoveRow.notation).where(MoveRow.game_id == game_id).order_by(MoveRow.idx)
+                select(MoveRow.seat, MoveRow.notation, MoveRow.note)
+                .where(MoveRow.game_id == game_id)
+                .order_by(MoveRow.idx)
             ).all()
-            return _stored(row, seats, [(int(a), str(b)) for a, b in moves])
+            stored = _stored(row, seats, [(int(a), str(b)) for a, b, _ in moves])
+            stored.notes = {i: str(note) for i, (_, _, note) in enumerate(moves) if note}
+            return stored
+
+    def find_idempotency_key(self, key_hash: str) -> tuple[str, IdempotencyRecord] | None:
+        """The game created with the idempotency key whose SHA-256 is ``key_hash``, and
+        what was stored with it; None if there is none."""
+        q = select(IdempotencyRow).where(IdempotencyRow.key_hash == key_hash)
+        with self._sessions() as s:
+            row = s.scalars(q).first()
+            if row is None:
+                return None
+            return row.game_id, IdempotencyRecord(row.key_hash, row.request_hash, row.salt)
 
     def game_ids(self, status: str | None = None) -> list[str]:
         """Ids of every game (or those with ``status``), oldest first."""
@@ -385,6 +488,88 @@ class Storage:
             q = q.where(GameRow.status == status)
         with self._sessions() as s:
             return list(s.scalars(q).all())
+
+    # ------------------------------------------------------------------ life cycle
+
+    def games_with_bot_to_move(self) -> list[str]:
+        """Ids of the active games whose next decision is a bot seat's, oldest first (what a
+        restarted server must resume). A game stored before migration 0002 (next seat
+        unknown) is listed when it has a bot seat."""
+        q = (
+            select(GameRow.id)
+            .join(SeatRow, SeatRow.game_id == GameRow.id)
+            .where(
+                GameRow.status == STATUS_ACTIVE,
+                SeatRow.type == "bot",
+                or_(GameRow.next_seat == SeatRow.seat, GameRow.next_seat.is_(None)),
+            )
+            .group_by(GameRow.id, GameRow.created_at)
+            .order_by(GameRow.created_at, GameRow.id)
+        )
+        with self._sessions() as s:
+            return list(s.scalars(q).all())
+
+    def unstarted_games(self, created_before: datetime, limit: int = 1000) -> list[str]:
+        """Ids of the active games created before ``created_before`` (UTC) that hold no
+        move, oldest first, at most ``limit``."""
+        q = (
+            select(GameRow.id)
+            .where(GameRow.status == STATUS_ACTIVE, GameRow.created_at < created_before, ~_HAS_MOVES)
+            .order_by(GameRow.created_at, GameRow.id)
+            .limit(limit)
+        )
+        with self._sessions() as s:
+            return list(s.scalars(q).all())
+
+    def delete_unstarted_game(self, game_id: str, created_before: datetime) -> bool:
+        """Delete the game ``game_id`` with its seats if it is still active, holds no move
+        and was created before ``created_before``; True if it was deleted (nothing is
+        written otherwise)."""
+        with self.engine.begin() as c:
+            gone = c.execute(
+                delete(_GAMES).where(
+                    _GAMES.c.id == game_id,
+                    _GAMES.c.status == STATUS_ACTIVE,
+                    _GAMES.c.created_at < created_before,
+                    ~_HAS_MOVES,
+                )
+            ).rowcount
+            if gone:
+                c.execute(delete(_SEATS).where(_SEATS.c.game_id == game_id))
+            return bool(gone)
+
+    def idle_games(self, updated_before: datetime, limit: int = 1000) -> list[str]:
+        """Ids of the active games with at least one move and none since
+        ``updated_before`` (UTC), whose next decision is a person's (or unknown), oldest
+        move first, at most ``limit``: the candidates for expiry as abandoned."""
+        q = (
+            select(GameRow.id)
+            .outerjoin(SeatRow, (SeatRow.game_id == GameRow.id) & (SeatRow.seat == GameRow.next_seat))
+            .where(
+                GameRow.status == STATUS_ACTIVE,
+                GameRow.updated_at < updated_before,
+                _HAS_MOVES,
+                or_(SeatRow.type.is_(None), SeatRow.type != "bot"),
+            )
+            .order_by(GameRow.updated_at, GameRow.id)
+            .limit(limit)
+        )
+        with self._sessions() as s:
+            return list(s.scalars(q).all())
+
+    def finish_game(self, game_id: str, num_moves: int, result: dict[str, Any]) -> bool:
+        """Finish an active game that holds exactly ``num_moves`` moves with ``result``
+        (a forfeit, say) without a move; True if it was finished (nothing is written
+        otherwise: the game is over already or a move came in since)."""
+        now = utcnow()
+        moves = select(func.count()).select_from(_MOVES).where(_MOVES.c.game_id == game_id).scalar_subquery()
+        with self.engine.begin() as c:
+            done = c.execute(
+                update(_GAMES)
+                .where(_GAMES.c.id == game_id, _GAMES.c.status == STATUS_ACTIVE, moves == num_moves)
+                .values(updated_at=now, status=STATUS_FINISHED, result=result, next_seat=None)
+            ).rowcount
+            return bool(done)
 
     def games_for_token_hashes(self, hashes: Iterable[str]) -> list[tuple[StoredGame, list[int]]]:
         """Games in which any of ``hashes`` is a seat's token hash, newest first, each with
@@ -424,6 +609,7 @@ def _stored(row: GameRow, seats: Sequence[SeatRow], moves: list[tuple[int, str]]
         updated_at=_aware(row.updated_at),
         seats=[SeatInfo(r.seat, r.type, r.name, r.bot, r.token_hash) for r in seats],
         moves=moves,
+        next_seat=row.next_seat,
     )
 
 

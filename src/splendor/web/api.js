@@ -14,12 +14,17 @@ export class ApiError extends Error {
 
 /**
  * One JSON request. Throws {@link ApiError} on a non-2xx answer (with the server's detail).
+ * Seat tokens travel in the `Authorization` header, never in the URL (the server refuses
+ * `?token=`: URLs end up in logs).
  * @param {string} method
  * @param {string} path
  * @param {any} [body]
+ * @param {{token?: string|null, headers?: Object<string, string>}} [opts] the seat token
+ *   to send as `Authorization: Bearer <token>`, and other headers
  */
-export async function request(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" } };
+export async function request(method, path, body, opts = {}) {
+  const init = { method, headers: { Accept: "application/json", ...(opts.headers || {}) } };
+  if (opts.token) init.headers.Authorization = `Bearer ${opts.token}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -52,31 +57,46 @@ export function getMeta() {
   return metaPromise;
 }
 
-/** `POST /api/games`. */
-export function createGame(game, seats, options = {}) {
-  return request("POST", "/api/games", { game, seats, options });
+/**
+ * A random idempotency key (128 bits as 32 hex digits). `crypto.getRandomValues` works in
+ * every context (`crypto.randomUUID` needs HTTPS or localhost).
+ */
+export function newIdempotencyKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** `GET /api/games?token=...` for the given tokens. */
+/**
+ * `POST /api/games`. With the same `idempotencyKey` and the same request, a retry (after
+ * a lost answer) gets the same game and tokens instead of making another game.
+ */
+export function createGame(game, seats, options = {}, idempotencyKey = null) {
+  const headers = idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {};
+  return request("POST", "/api/games", { game, seats, options }, { headers });
+}
+
+/** `POST /api/games/mine`: the games the given seat tokens hold seats in. */
 export function listGames(tokens) {
-  const q = tokens.map((t) => `token=${encodeURIComponent(t)}`).join("&");
-  return request("GET", `/api/games${q ? "?" + q : ""}`);
+  return request("POST", "/api/games/mine", { tokens });
 }
 
-/** `GET /api/games/{id}` (state message; token optional). */
+/** `GET /api/games/{id}` (state message; token optional: none is a spectator's view). */
 export function getState(gameId, token) {
-  const q = token ? `?token=${encodeURIComponent(token)}` : "";
-  return request("GET", `/api/games/${encodeURIComponent(gameId)}${q}`);
+  return request("GET", `/api/games/${encodeURIComponent(gameId)}`, undefined, { token });
 }
 
-/** `POST /api/games/{id}/actions`: play one decision; answers the new state message. */
+/**
+ * `POST /api/games/{id}/actions`: play one decision; answers the new state message.
+ * `move` (required) is the state's move number the player decided on: a request sent
+ * twice plays once.
+ */
 export function postAction(gameId, token, action, move) {
-  return request("POST", `/api/games/${encodeURIComponent(gameId)}/actions`, { token, action, move });
+  return request("POST", `/api/games/${encodeURIComponent(gameId)}/actions`, { action, move }, { token });
 }
 
 /** `POST /api/games/{id}/explain`: `{action, legal, reason}`. */
 export function explain(gameId, token, action) {
-  return request("POST", `/api/games/${encodeURIComponent(gameId)}/explain`, { token, action });
+  return request("POST", `/api/games/${encodeURIComponent(gameId)}/explain`, { action }, { token });
 }
 
 /** `GET /api/games/{id}/replay` (finished games). */
@@ -92,8 +112,10 @@ export function recordUrl(gameId) {
 /**
  * The live connection to one game. Calls `onState(msg)` for every state message,
  * `onError(msg)` for error messages and `onStatus("open"|"closed"|"fatal", detail)`.
- * A dropped connection reconnects with exponential backoff (0.5 s up to 10 s); every
- * (re)connection gets a fresh state from the server (resync), and a REST fetch backs it up.
+ * A seat's connection authenticates with its first message, `{"type": "auth", token}`
+ * (never the URL). A dropped connection reconnects with exponential backoff (0.5 s up to
+ * 10 s); every (re)connection gets a fresh state from the server (resync), and a REST
+ * fetch backs it up.
  */
 export class GameSocket {
   /**
@@ -116,10 +138,11 @@ export class GameSocket {
   connect() {
     if (this.closed) return;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    const ws = new WebSocket(`${proto}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}${q}`);
+    const ws = new WebSocket(`${proto}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}`);
     this.ws = ws;
+    let seated = !this.token; // a seat's connection: the spectator's state sent before the auth is skipped
     ws.onopen = () => {
+      if (this.token) ws.send(JSON.stringify({ type: "auth", token: this.token }));
       this.delay = 500;
       this.status("open");
       clearInterval(this.pingTimer);
@@ -132,16 +155,20 @@ export class GameSocket {
       } catch {
         return;
       }
-      if (msg.type === "state") this.handlers.onState(msg);
-      else if (msg.type === "error" && this.handlers.onError) this.handlers.onError(msg);
+      if (msg.type === "state") {
+        if (!seated && (msg.seat === null || msg.seat === undefined)) return;
+        seated = true;
+        this.handlers.onState(msg);
+      } else if (msg.type === "error" && this.handlers.onError) this.handlers.onError(msg);
     };
     ws.onclose = (ev) => {
       clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
       this.ws = null;
-      if (ev.code === 4403 || ev.code === 4404) {
+      if (ev.code === 4400 || ev.code === 4403 || ev.code === 4404) {
         this.closed = true;
-        this.status("fatal", ev.code === 4403 ? "this invite link's token is not valid" : "no such game");
+        const why = { 4400: ev.reason || "the server refused the connection", 4403: "this invite link's token is not valid", 4404: "no such game" };
+        this.status("fatal", why[ev.code]);
         return;
       }
       if (this.closed) return;

@@ -15,18 +15,37 @@ import { CLASSIC_LETTERS, cellName, chip, h, replaceChildren, seatName } from ".
 import { PHASE_HINT, decisionDialog, renderLegalList, renderLog, renderScores } from "./panels.js";
 import { renderResult } from "./result.js";
 
+/**
+ * The seat token in the page's URL: the fragment's `#token=` (browsers never send a
+ * fragment to the server, so it is in no log), or the query's `?token=` of an old invite
+ * link, which is moved into the fragment (reloads no longer send it). Null if none.
+ * @returns {string|null}
+ */
+export function tokenFromUrl() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const query = new URLSearchParams(location.search);
+  const token = fragment.get("token") || query.get("token");
+  if (query.has("token")) {
+    query.delete("token");
+    const rest = query.toString();
+    history.replaceState(null, "", `${location.pathname}${rest ? "?" + rest : ""}#token=${encodeURIComponent(token)}`);
+  }
+  return token || null;
+}
+
 /** Controller of one game page. */
 export class GamePage {
   /**
    * @param {HTMLElement} root where to draw
    * @param {string} gameId
-   * @param {URLSearchParams} params `token`, `spectate`
+   * @param {URLSearchParams} params `spectate` (the seat token is in the fragment, {@link tokenFromUrl})
    */
   constructor(root, gameId, params) {
     this.root = root;
     this.gameId = gameId;
-    this.token = params.get("token") || (params.has("spectate") ? null : tokenFor(gameId));
-    this.tokenFromStorage = !params.get("token") && !!this.token;
+    const fromUrl = tokenFromUrl();
+    this.token = fromUrl || (params.has("spectate") ? null : tokenFor(gameId));
+    this.tokenFromStorage = !fromUrl && !!this.token;
     this.state = null;
     this.tables = null;
     this.selection = [];
@@ -71,6 +90,7 @@ export class GamePage {
       },
     });
     this.socket.connect();
+    window.addEventListener("hashchange", () => location.reload()); // another seat's link
     document.addEventListener("keydown", (ev) => {
       if (ev.key === "Escape") this.clearSelection();
       const t = ev.target;

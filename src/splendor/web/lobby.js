@@ -24,6 +24,8 @@ export class LobbyPage {
     this.game = "splendor";
     this.numPlayers = 2;
     this.seats = [];
+    /** The idempotency key of the create request not answered yet, and that request. */
+    this.pending = null;
   }
 
   async start() {
@@ -95,13 +97,19 @@ export class LobbyPage {
     const seats = this.seats.map((s, i) => (s.type === "human" ? { type: "human", name: (s.name || "").trim() || `Player ${i + 1}` } : { type: "bot", bot: s.bot }));
     const err = this.root.querySelector("[data-testid=create-error]");
     err.textContent = "";
+    // a retry of the same request (its answer was lost) reuses the key: the server then
+    // answers the game it made the first time instead of making another one
+    const request = JSON.stringify([this.game, seats]);
+    if (!this.pending || this.pending.request !== request) this.pending = { key: api.newIdempotencyKey(), request };
     let res;
     try {
-      res = await api.createGame(this.game, seats, {});
+      res = await api.createGame(this.game, seats, {}, this.pending.key);
     } catch (e) {
+      if (e.status !== 0 && e.status < 500) this.pending = null; // refused: nothing was made
       err.textContent = e.message;
       return;
     }
+    this.pending = null;
     for (const s of res.seats) {
       if (s.token) saveSeat({ game_id: res.game_id, token: s.token, seat: s.seat, game: res.game, name: s.name });
     }
@@ -158,7 +166,7 @@ export class LobbyPage {
       const mine = saved.filter((s) => s.game_id === g.game_id);
       const yours = g.your_seats || mine.map((s) => s.seat);
       const token = (mine.find((s) => yours.includes(s.seat) && s.seat === g.current_player) || mine[0] || {}).token;
-      const href = `/games/${encodeURIComponent(g.game_id)}${token ? "?token=" + encodeURIComponent(token) : ""}`;
+      const href = `/games/${encodeURIComponent(g.game_id)}${token ? "#token=" + encodeURIComponent(token) : ""}`;
       const names = (g.seats || []).map((s) => seatName(g.seats, s.seat)).join(" vs ");
       const yourTurn = g.status !== "finished" && yours.includes(g.current_player);
       return h("li", { dataset: { testid: `game-row-${g.game_id}`, status: g.status } },

@@ -86,7 +86,9 @@ export function renderLog(s) {
   let mine = -1;
   if (s.seat !== null && s.seat !== undefined) log.forEach((l, k) => { if (l.seat === s.seat) mine = k; });
   const items = log.map((l, k, all) => h("li", { class: `${k === all.length - 1 ? "last" : ""} ${mine >= 0 && k > mine ? "recent" : ""}`, dataset: { index: l.index } },
-    h("span", { class: "idx" }, `${l.index + 1}.`), ` ${seatName(s.seats, l.seat)}: `, h("code", {}, l.notation)));
+    h("span", { class: "idx" }, `${l.index + 1}.`), ` ${seatName(s.seats, l.seat)}: `, h("code", {}, l.notation),
+    // a server note on this move (a random action played for a bot that could not decide)
+    l.note ? h("div", { class: "log-note", dataset: { testid: "log-note" } }, l.note) : null));
   return h("section", { class: "log" }, h("h3", {}, "Moves"), h("ol", { class: "log-list", dataset: { testid: "log" } }, items));
 }
 
