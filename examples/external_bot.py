@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A complete external bot for splendor: buys a card when it can, else plays at random.
 
-It speaks the JSON-lines bot protocol, version 1 (README, "Bot protocol"), and plays both
+It speaks the JSON-lines bot protocol, version 2 (README, "Bot protocol"), and plays both
 games, classic Splendor and Splendor Duel. It needs nothing but the Python standard library,
 so it is also a template for a bot in any language:
 
@@ -11,8 +11,9 @@ so it is also a template for a bot in any language:
 The host writes one JSON object per line on our stdin:
 
     {"type": "start", ...}     once, before the first decision: game, seat, seed, timeout
-    {"type": "decision", ...}  our turn to decide: the observation and the legal actions;
-                               we must answer exactly one line, {"action": ID}
+    {"type": "decision", ...}  our turn to decide: a "request" number, the observation and
+                               the legal actions; we must answer exactly one line that
+                               echoes the number, {"request": N, "action": ID}
     {"type": "end", ...}       the game is over (its result, or null); then stdin closes
 
 Rules of the road: stdout is only for answers (one line per decision, flushed at once);
@@ -56,8 +57,11 @@ def main():
             log(f"playing {message['game']} as seat {message['seat']} of {message['num_players']}")
         elif kind == "decision":
             action_id = choose(message, rng)
-            # An id from legal_actions; {"action": "buy 1.2"} (a notation) works too.
-            sys.stdout.write(json.dumps({"action": action_id}) + "\n")
+            # Echo the decision's "request" number, so that the host knows which decision
+            # this answers. An id from legal_actions; {"action": "buy 1.2"} (a notation)
+            # works too.
+            answer = {"request": message["request"], "action": action_id}
+            sys.stdout.write(json.dumps(answer) + "\n")
             sys.stdout.flush()  # the host waits for this line: never leave it in a buffer
         elif kind == "end":
             log("game over:", json.dumps(message.get("result")))

@@ -298,3 +298,66 @@ def test_replay_of_a_forfeit_names_the_reason_and_the_winner(tmp_path):
     assert done.exit_code == 0, done.output
     assert "forfeit: " in done.stdout and "out of ideas" in done.stdout
     assert "winner: ann (forfeit by bob" in done.stdout
+
+
+# ------------------------------------------------------------------ replay of malformed records (issue 14)
+
+
+def _valid_record_dict(seed: int = 3) -> dict:
+    from splendor.bots import RandomBot
+    from splendor.match import play_game
+
+    return json.loads(play_game([RandomBot(1), RandomBot(2)], seed=seed)[1].to_json())
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d.update(metadata=5), "record field 'metadata' must be an object (or null), got a whole number"),
+        (lambda d: d.update(metadata=[1]), "record field 'metadata' must be an object (or null), got a list"),
+        (lambda d: d["actions"].__setitem__(2, "[/]take [bold]X"), "action 3 ('[/]take [bold]X') is malformed"),
+        (lambda d: d["actions"].__setitem__(1, "buy 3.1"), "action 2 ('buy 3.1') is illegal"),
+        (lambda d: d["result"].update(turns=[1]), "record result 'turns' must be a whole number >= 0, got [1]"),
+    ],
+    ids=["metadata-int", "metadata-list", "markup-in-action", "illegal-long-message", "turns-list"],
+)
+def test_replay_of_a_malformed_record_prints_one_line(tmp_path, change, message):
+    data = _valid_record_dict()
+    change(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    done = _run("replay", str(path))
+    assert done.exit_code == 1, done.output
+    assert isinstance(done.exception, SystemExit)  # no Python error escaped
+    lines = done.output.splitlines()  # the moves replayed before the bad one, then one line
+    assert lines[-1].startswith("invalid record: ") and message in lines[-1], done.output
+    assert all(line.startswith(("splendor ·", " ")) for line in lines[:-1]), done.output
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[" * 100_000, "its JSON is nested too deeply"),
+        ('{"format": "splendor-record", "version": ' + "7" * 5001 + "}", "more digits than Python reads"),
+        ("[1, 2]", "a record must be a JSON object, got a list"),
+    ],
+    ids=["deep", "huge-number", "list"],
+)
+def test_replay_of_text_that_is_no_record_prints_one_line(tmp_path, text, message):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    done = splendor("replay", str(path))
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert done.stderr.startswith("invalid record: ") and message in done.stderr
+
+
+def test_replay_prints_names_as_they_are(tmp_path):
+    data = _valid_record_dict()
+    data["players"] = ["[bold]ann[/]", "[/]bob :smile:"]
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps(data))
+    done = _run("replay", str(path))
+    assert done.exit_code == 0, done.output
+    assert "[/]bob :smile:" in done.stdout and "[bold]ann[/]" in done.stdout

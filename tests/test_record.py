@@ -204,3 +204,145 @@ def test_a_decision_cap_whose_actions_finish_the_game_is_refused():
                           decision_cap=len(rec.actions))
     with pytest.raises(RecordError, match="stopped by a decision cap.*but its actions finish the game"):
         GameRecord.from_dict(data).replay()
+
+
+# ------------------------------------------------------------------ malformed records (issue 14)
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda d: d.update(metadata=5), "field 'metadata' must be an object (or null), got a whole number"),
+        (lambda d: d.update(metadata=[1, 2]), "field 'metadata' must be an object (or null), got a list"),
+        (lambda d: d.update(metadata="ab"), "field 'metadata' must be an object (or null), got a string"),
+        (lambda d: d.update(options=[]), "field 'options' must be an object (or null), got a list"),
+        (lambda d: d.update(options=0), "field 'options' must be an object (or null), got a whole number"),
+        (lambda d: d.update(players=[1, 2]), "field 'players' must hold names (strings); name 1 is a whole number"),
+        (lambda d: d.update(players=["a", None]), "name 2 is null"),
+        (lambda d: d.update(started_at={"a": 1}), "field 'started_at' must be an ISO 8601 time"),
+        (lambda d: d.update(num_players=True), "field 'num_players' must be a whole number of seats, got true"),
+        (lambda d: d.update(seed="7"), "field 'seed' must be a whole number, got a string"),
+        (lambda d: d.update(seed=10**5000), "field 'seed' is out of range"),
+        (lambda d: d.update(num_players=10**30), "field 'num_players' is out of range"),
+        (lambda d: d.update(version="1"), "unsupported record version '1'"),
+        (lambda d: d.update(version=True), "unsupported record version True"),
+        (lambda d: d.update(actions=["pass", 3]), "action 2 is not a string but a whole number"),
+        (lambda d: d.update(result=[1]), "field 'result' must be an object or null, got a list"),
+        (lambda d: d["result"].update(scores="x"), "result 'scores' must be a list of 2 whole numbers"),
+        (lambda d: d["result"].update(scores=[1]), "result 'scores' must be a list of 2 whole numbers"),
+        (lambda d: d["result"].update(winners=[5]), "result 'winners' must be a list of distinct seats 0..1"),
+        (lambda d: d["result"].update(winners=[0, 0]), "distinct seats"),
+        (lambda d: d["result"].update(end_reason=[1]), "result 'end_reason' must be a string or null, got a list"),
+        (lambda d: d["result"].update(turns="70"), "result 'turns' must be a whole number >= 0, got '70'"),
+        (lambda d: d["result"].update(turns=-1), "result 'turns' must be a whole number >= 0, got -1"),
+        (lambda d: d["result"].pop("turns"), "result 'turns' must be a whole number >= 0, got None"),
+        (lambda d: d["result"].update(extra={1: 2}), "has a key 1 that is not a string"),
+        (lambda d: d["metadata"].update(x=float("nan")), "holds nan, which is not a JSON number"),
+        (lambda d: d["metadata"].update(x=10**4500), "holds a number of more than 4000 digits"),
+        (lambda d: d["metadata"].update(x=b"bytes"), "holds a Python bytes, which JSON cannot hold"),
+        (lambda d: d["metadata"].update(x=_nested(100)), "nested more than 64 levels deep"),
+        (lambda d: d["metadata"].update(x=_nested(100_000)), "nested more than 64 levels deep"),
+        (lambda d: d["result"].update(forfeit={"seat": 10**400, "reason": ""}, end_reason="forfeit"),
+         "forfeit seat a whole number of 1329 bits is not a seat"),
+    ],
+)
+def test_every_malformed_field_is_a_record_error_naming_it(mutate, message):
+    _, rec = _finished_record()
+    data = json.loads(rec.to_json())
+    mutate(data)
+    with pytest.raises(RecordError) as err:
+        GameRecord.from_dict(data)
+    assert message in str(err.value)
+    assert "\n" not in str(err.value) and len(str(err.value)) < 400
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ([1, 2], "a record must be a JSON object, got a list"),
+        ("text", "a record must be a JSON object, got a string"),
+        (None, "a record must be a JSON object, got null"),
+        ({}, "not a game record: 'format' must be 'splendor-record', got None"),
+    ],
+)
+def test_a_record_that_is_not_an_object(data, message):
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_dict(data)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[" * 100_000, "nested too deeply"),
+        ('{"format": "splendor-record", "version": ' + "1" * 5001 + "}",
+         "a number of more digits than Python reads"),
+        ('{"format": "splendor-record", "metadata": NaN}', "NaN is not a JSON number"),
+        (b"\xff\xfe{}", "not UTF-8 text"),
+        ("", "not valid JSON"),
+    ],
+    ids=["deep", "huge-number", "nan", "not-utf8", "empty"],
+)
+def test_text_that_is_not_a_record(tmp_path, text, message):
+    path = tmp_path / "bad.json"
+    (path.write_bytes if isinstance(text, bytes) else path.write_text)(text)
+    with pytest.raises(RecordError, match=message) as err:
+        GameRecord.load(path)
+    assert str(path) in str(err.value) and "\n" not in str(err.value)
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_json(text)
+
+
+def test_metadata_nested_deeper_than_the_limit_is_refused_from_text():
+    _, rec = _finished_record()
+    text = rec.to_json()
+    deep = text[: text.rindex("}")].rstrip().rstrip("}") + '"x": ' + "[" * 200 + "]" * 200 + "}}"
+    assert json.loads(deep)["metadata"]["x"]  # valid JSON, 200 levels deep
+    with pytest.raises(RecordError, match="field 'metadata' is nested more than 64 levels deep"):
+        GameRecord.from_json(deep)
+
+
+def test_a_too_large_file_is_refused_unread(tmp_path, monkeypatch):
+    import splendor.record as record
+
+    monkeypatch.setattr(record, "MAX_RECORD_BYTES", 1000)
+    _, rec = _finished_record()
+    path = rec.save(tmp_path / "big.json")
+    assert path.stat().st_size > 1000
+    with pytest.raises(RecordError, match="is larger than"):
+        GameRecord.load(path)
+
+
+def test_a_read_record_writes_back_as_it_was_read():
+    """Nothing is converted on reading: to_dict gives back the same document."""
+    _, rec = _finished_record()
+    data = json.loads(rec.to_json())
+    data["metadata"] = {"arena": {"think_s": [0.5, 1.25], "note": None, "deep": _nested(10)}}
+    again = GameRecord.from_dict(data)
+    assert again.to_dict() == data
+    data["metadata"]["arena"]["note"] = "changed"  # the record holds its own copy
+    assert again.metadata["arena"]["note"] is None
+
+
+def test_a_tampered_turn_count_or_end_reason_is_detected():
+    _, rec = _finished_record()
+    for key, value in (("turns", rec.result["turns"] + 1), ("end_reason", "turn_cap")):
+        data = json.loads(rec.to_json())
+        data["result"][key] = value
+        with pytest.raises(RecordError, match=f"record result {key} .* does not match the replayed game"):
+            GameRecord.from_dict(data).replay()
+
+
+def test_a_huge_action_is_quoted_short():
+    _, rec = _finished_record()
+    data = rec.to_dict()
+    data["actions"][0] = "x" * 100_000
+    with pytest.raises(RecordError, match="action 1 .* is malformed") as err:
+        GameRecord.from_dict(data).replay()
+    assert len(str(err.value)) < 1000 and "\n" not in str(err.value)

@@ -88,11 +88,17 @@ def replay(
     file: Path = typer.Argument(..., help="A game record (JSON) written by `splendor play`."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the final scores."),
 ) -> None:
-    """Re-play a game record, checking every action, and print the moves and final scores."""
+    """Re-play a game record, checking every action, and print the moves and final scores.
+
+    A record that cannot be read or replayed: one line on stderr, exit code 1.
+    """
+    from rich.text import Text
+
     from .record import GameRecord, RecordError
 
-    console = Console(highlight=False)
-    err = Console(stderr=True, highlight=False)
+    # the record's text (names, actions, reasons) is printed as it is, never as rich markup
+    console = Console(highlight=False, markup=False, emoji=False)
+    err = Console(stderr=True, highlight=False, markup=False, emoji=False)
     try:
         rec = GameRecord.load(file)
         module = rec.game_module()
@@ -109,7 +115,8 @@ def replay(
 
         final = rec.replay(show)
     except RecordError as e:
-        err.print(f"[bold red]invalid record[/]: {e}")
+        one_line = " ".join(str(e).splitlines())
+        err.print(Text("invalid record", style="bold red") + Text(f": {one_line}"), soft_wrap=True)
         raise typer.Exit(1)
     if rec.result is not None and rec.result.get("end_reason") == "decision_cap":
         scores = ", ".join(f"{rec.players[p]} {s}" for p, s in enumerate(final.scores))
@@ -243,7 +250,7 @@ def arena(
     err = Console(stderr=True, highlight=False)
 
     def fail(message: str, code: int) -> None:
-        err.print(Text("error: ", style="bold red") + Text(message))
+        err.print(Text("error: ", style="bold red") + Text(" ".join(message.splitlines())), soft_wrap=True)
         raise typer.Exit(code)
 
     try:
@@ -361,13 +368,42 @@ def serve(
         help="Processes in which the searching bots (medium, hard) think (default: CPU count, "
         "at most 4); random, greedy and easy think in one more process.",
     ),
+    create_rate: str = typer.Option(
+        "30/minute",
+        "--create-rate",
+        help="Games one client address may create (N/second|minute|hour|day, several joined "
+        "with ';'); 'off': no limit.",
+    ),
+    action_rate: str = typer.Option(
+        "30/second",
+        "--action-rate",
+        help="Actions, explanations, game-list lookups and WebSocket messages per client "
+        "address; 'off': no limit.",
+    ),
+    evict_idle: float = typer.Option(
+        600.0,
+        "--evict-idle",
+        help="Seconds after which an idle unfinished game (nobody connected, no request, no bot "
+        "thinking) leaves memory; it is loaded again at its next request.",
+    ),
+    expire_unstarted_days: float = typer.Option(
+        7.0, "--expire-unstarted-days", help="Days after which a game with no move is deleted; 0: never."
+    ),
+    expire_abandoned_days: float = typer.Option(
+        30.0,
+        "--expire-abandoned-days",
+        help="Days without a move after which a game waiting on a person ends as that person's "
+        "forfeit (kept, with its moves and record); 0: never.",
+    ),
 ) -> None:
     """Serve the web app: the API, a WebSocket per game and the browser client.
 
     Open http://HOST:PORT/ to create a game and share its invite links. Games are stored
     in the database (schema migrated at start-up); a restarted server resumes every game.
     """
+    from .server.app import Limits
     from .server.app import serve as serve_app
+    from .server.service import DAY, Lifecycle
 
     if not 0 < port < 65536:
         typer.echo(f"--port must be 1..65535, got {port}", err=True)
@@ -375,8 +411,22 @@ def serve(
     if bot_workers is not None and bot_workers < 1:
         typer.echo(f"--bot-workers must be 1 or more, got {bot_workers}", err=True)
         raise typer.Exit(2)
+    for flag, days in (("--expire-unstarted-days", expire_unstarted_days), ("--expire-abandoned-days", expire_abandoned_days)):
+        if not days >= 0:
+            typer.echo(f"{flag} must be 0 (never) or a positive number of days, got {days}", err=True)
+            raise typer.Exit(2)
+    try:
+        limits = Limits(create_rate=create_rate, action_rate=action_rate)
+        lifecycle = Lifecycle(
+            evict_idle=evict_idle,
+            expire_unstarted=expire_unstarted_days * DAY or None,
+            expire_abandoned=expire_abandoned_days * DAY or None,
+        )
+    except ValueError as e:
+        typer.echo(str(e), err=True)
+        raise typer.Exit(2) from None
     typer.echo(f"splendor web app on http://{host}:{port}/")
-    serve_app(database_url, host=host, port=port, bot_workers=bot_workers)
+    serve_app(database_url, host=host, port=port, bot_workers=bot_workers, limits=limits, lifecycle=lifecycle)
 
 
 def main() -> None:

@@ -45,11 +45,22 @@ not a rule ending: the engine's game is not over, but the host stopped it after 
 and replaying checks that the record holds exactly ``decision_cap`` actions, that they do
 not finish the game, that ``winners`` is empty and ``scores`` are the points then
 (:func:`decision_cap_result`).
+
+Every way a record can be wrong raises the one error :class:`RecordError` (a
+``ValueError``) with a one-line message naming the field and what it allows: a file that
+cannot be read, is too large (:data:`MAX_RECORD_BYTES`) or is not UTF-8 JSON
+(:meth:`GameRecord.load`, :meth:`GameRecord.from_json`), a document of the wrong shape
+(:meth:`GameRecord.from_dict`: every field is type-checked, nothing is converted), and
+actions or a result that do not replay (:meth:`GameRecord.replay`).
+
+Version history (``version``): 1, the only one so far.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -60,10 +71,24 @@ from .game import get_game
 RECORD_FORMAT = "splendor-record"
 RECORD_VERSION = 1
 
+MAX_RECORD_BYTES = 64 << 20
+"""Largest record file :meth:`GameRecord.load` reads (64 MiB; a long game takes a few
+dozen KiB)."""
+
+MAX_DEPTH = 64
+"""Deepest nesting of objects and lists accepted in a record's free-form values
+(``options``, ``metadata``, extra result fields)."""
+
+MAX_INT_DIGITS = 4000
+"""Most decimal digits of a whole number accepted in a record's free-form values (Python
+writes no more than 4300 by default)."""
+
 
 class RecordError(ValueError):
-    """A record that cannot be read or replayed. ``index`` is the 0-based position of the
-    first bad action (``None`` when the problem is not an action)."""
+    """A record that cannot be read or replayed: the one error for every malformed record
+    (module docstring). Its message is one line that names the bad field or action and
+    what is allowed. ``index`` is the 0-based position of the first bad action (``None``
+    when the problem is not an action)."""
 
     def __init__(self, message: str, index: int | None = None) -> None:
         super().__init__(message)
@@ -119,7 +144,7 @@ class GameRecord:
         """
         try:
             return self.game_module().new_game(self.num_players, self.seed, **self.options)
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, OverflowError) as e:
             raise RecordError(f"record cannot start its game: {e}") from None
 
     def add(self, action: Any) -> None:
@@ -142,7 +167,8 @@ class GameRecord:
 
         Raises:
             RecordError: the first malformed or illegal action (its ``index`` set), or a
-                stored result that does not match the replayed game (for a forfeit: the
+                stored result that does not match the replayed game (its scores, winners,
+                turns or end reason differ; for a forfeit: the
                 actions finish the game, or the winners are not every other seat; for a
                 decision cap: the actions finish the game, their number is not the cap, or
                 the result names a winner).
@@ -164,19 +190,23 @@ class GameRecord:
         state = self.new_state()
         for i, text in enumerate(self.actions):
             if state.is_terminal:
-                raise RecordError(f"action {i + 1} ({text!r}): the game was already over", i)
+                raise RecordError(f"action {i + 1} ({_show(text)}): the game was already over", i)
             try:
                 action = game.Action.parse(text)
             except ValueError as e:
                 first = str(e).splitlines()[0]
-                raise RecordError(f"action {i + 1} ({text!r}) is malformed: {first}", i) from None
+                raise RecordError(
+                    f"action {i + 1} ({_show(text)}) is malformed: {_clip(first)}", i
+                ) from None
             seat = state.current_player
             if on_action is not None:
                 on_action(i, state, action, seat)
             try:
                 state.apply(action)
             except ValueError as e:
-                raise RecordError(f"action {i + 1} ({text!r}) is illegal: {e}", i) from None
+                raise RecordError(
+                    f"action {i + 1} ({_show(text)}) is illegal: {_first_line(e)}", i
+                ) from None
             yield i, action, seat, state
         if self.result is not None:
             if self.result.get("end_reason") == "forfeit":
@@ -205,11 +235,11 @@ class GameRecord:
                 raise RecordError("record has a result but its actions do not finish the game")
             else:
                 expected = result_of(state)
-            for key in ("scores", "winners"):
+            for key in ("scores", "winners", "turns", "end_reason"):
                 if self.result.get(key) != expected[key]:
                     raise RecordError(
-                        f"record result {key} {self.result.get(key)} does not match the "
-                        f"replayed game ({expected[key]})"
+                        f"record result {key} {_show(self.result.get(key))} does not match "
+                        f"the replayed game ({_show(expected[key])})"
                         + (
                             f": after a forfeit by seat {expected['forfeit']['seat']} every "
                             "other seat wins"
@@ -242,57 +272,116 @@ class GameRecord:
     def from_dict(cls, data: Any) -> "GameRecord":
         """Read a record dict, checking its shape (not its actions: see :meth:`replay`).
 
+        Every field must have its documented type (module docstring): ``game`` a string,
+        ``num_players`` and ``seed`` whole numbers, ``players`` one string per seat,
+        ``actions`` a list of strings, ``options`` and ``metadata`` objects (missing or
+        null: empty), ``started_at`` a string (missing or null: empty), ``result`` null or an
+        object with ``scores`` (one whole number per seat), ``winners`` (seats),
+        ``end_reason`` (a string or null) and ``turns`` (a whole number >= 0), plus the
+        fields of a forfeit or a decision cap. Free-form values (``options``, ``metadata``,
+        extra result fields) must be plain JSON: objects with string keys, lists, strings,
+        finite numbers of at most :data:`MAX_INT_DIGITS` digits, true/false/null, nested at
+        most :data:`MAX_DEPTH` deep. Nothing is converted: a value of the wrong type is
+        refused, so a record read here writes back (:meth:`to_dict`) as it was read.
+
         Raises:
-            RecordError: wrong format or version, missing or mistyped field.
+            RecordError: not an object, wrong format or version, a missing or mistyped field;
+                the message names the field and what it allows.
         """
         if not isinstance(data, dict):
-            raise RecordError("a record must be a JSON object")
+            raise RecordError(f"a record must be a JSON object, got {_kind(data)}")
         if data.get("format") != RECORD_FORMAT:
-            raise RecordError(f"not a game record: 'format' must be {RECORD_FORMAT!r}")
-        if data.get("version") != RECORD_VERSION:
             raise RecordError(
-                f"unsupported record version {data.get('version')!r}; this build reads {RECORD_VERSION}"
+                f"not a game record: 'format' must be {RECORD_FORMAT!r}, got "
+                f"{_show(data.get('format'))}"
             )
-        checks: list[tuple[str, type | tuple[type, ...]]] = [
-            ("game", str),
-            ("num_players", int),
-            ("players", list),
-            ("seed", int),
-            ("actions", list),
-        ]
-        for key, typ in checks:
-            if key not in data:
-                raise RecordError(f"record is missing {key!r}")
-            if not isinstance(data[key], typ) or isinstance(data[key], bool):
-                raise RecordError(f"record field {key!r} has the wrong type")
-        if not all(isinstance(a, str) for a in data["actions"]):
-            bad = next(i for i, a in enumerate(data["actions"]) if not isinstance(a, str))
-            raise RecordError(f"action {bad + 1} is not a string", bad)
-        if len(data["players"]) != data["num_players"]:
-            raise RecordError("record 'players' must name every seat")
-        options = data.get("options") or {}
-        if not isinstance(options, dict):
-            raise RecordError("record 'options' must be an object")
+        version = data.get("version")
+        if type(version) is not int or version != RECORD_VERSION:
+            raise RecordError(
+                f"unsupported record version {_show(version)}; this build reads {RECORD_VERSION}"
+            )
+        game = _field(data, "game", str, "a game name (a string)")
+        num_players = _field(data, "num_players", int, "a whole number of seats")
+        players = _field(data, "players", list, "a list of names, one per seat")
+        seed = _field(data, "seed", int, "a whole number")
+        actions = _field(data, "actions", list, "a list of action notations (strings)")
+        for i, a in enumerate(actions):
+            if not isinstance(a, str):
+                raise RecordError(
+                    f"action {i + 1} is not a string but {_kind(a)}: record field 'actions' "
+                    "is a list of action notations",
+                    i,
+                )
+        for i, p in enumerate(players):
+            if not isinstance(p, str):
+                raise RecordError(
+                    f"record field 'players' must hold names (strings); name {i + 1} is "
+                    f"{_kind(p)}"
+                )
+        if len(players) != num_players:
+            raise RecordError(
+                f"record field 'players' must name every seat: it has {len(players)} "
+                f"name{'s' if len(players) != 1 else ''} but 'num_players' is {_show(num_players)}"
+            )
+        options = _optional_object(data, "options")
+        metadata = _optional_object(data, "metadata")
+        started_at = data.get("started_at")
+        if started_at is None:
+            started_at = ""
+        elif not isinstance(started_at, str):
+            raise RecordError(
+                f"record field 'started_at' must be an ISO 8601 time (a string) or null, got "
+                f"{_kind(started_at)}"
+            )
         result = data.get("result")
-        if result is not None and not isinstance(result, dict):
-            raise RecordError("record 'result' must be an object or null")
-        if result is not None and ("forfeit" in result or result.get("end_reason") == "forfeit"):
-            _forfeit_seat(result, data["num_players"])
-        if result is not None and (
-            "decision_cap" in result or result.get("end_reason") == "decision_cap"
-        ):
-            _decision_cap(result)
+        if result is not None:
+            _check_result(result, num_players)
         return cls(
-            game=data["game"],
-            num_players=data["num_players"],
-            players=[str(p) for p in data["players"]],
-            seed=data["seed"],
-            options=dict(options),
-            actions=list(data["actions"]),
-            result=result,
-            started_at=str(data.get("started_at", "")),
-            metadata=dict(data.get("metadata") or {}),
+            game=game,
+            num_players=num_players,
+            players=list(players),
+            seed=seed,
+            options=copy.deepcopy(options),
+            actions=list(actions),
+            result=copy.deepcopy(result),
+            started_at=started_at,
+            metadata=copy.deepcopy(metadata),
         )
+
+    @classmethod
+    def from_json(cls, text: str | bytes, source: str = "record") -> "GameRecord":
+        """Read a record from JSON text (as :meth:`to_json` writes it).
+
+        Args:
+            text: the JSON text (bytes are decoded as UTF-8).
+            source: how messages name the text (``"record"``, ``"record g.json"``).
+
+        Raises:
+            RecordError: text that is not UTF-8 or not JSON (including ``NaN``/``Infinity``,
+                numbers of more digits than Python reads, nesting deeper than Python's parser
+                allows), or a malformed record (:meth:`from_dict`).
+        """
+        if isinstance(text, (bytes, bytearray)):
+            try:
+                text = bytes(text).decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise RecordError(
+                    f"{source} is not UTF-8 text (byte {e.start} cannot be decoded)"
+                ) from None
+        if not isinstance(text, str):
+            raise RecordError(f"{source} must be JSON text (a string), got {_kind(text)}")
+        try:
+            data = json.loads(text, parse_constant=_refuse_constant)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"{source} is not valid JSON: {e}") from None
+        except RecursionError:
+            raise RecordError(f"{source} is not a record: its JSON is nested too deeply") from None
+        except ValueError as e:  # a number of more digits than int() reads, NaN, Infinity
+            why = _first_line(e)
+            if "digits" in why:
+                why = "it holds a number of more digits than Python reads (4300)"
+            raise RecordError(f"{source} is not valid JSON: {why}") from None
+        return cls.from_dict(data)
 
     def to_json(self) -> str:
         """The record as indented JSON text."""
@@ -309,20 +398,182 @@ class GameRecord:
 
     @classmethod
     def load(cls, path: str | Path) -> "GameRecord":
-        """Read a record file.
+        """Read a record file (at most :data:`MAX_RECORD_BYTES`).
 
         Raises:
-            RecordError: unreadable file, invalid JSON or malformed record.
+            RecordError: unreadable or too large file, text that is not UTF-8 JSON, or a
+                malformed record (:meth:`from_json`, :meth:`from_dict`).
         """
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            with open(path, "rb") as f:
+                raw = f.read(MAX_RECORD_BYTES + 1)
         except OSError as e:
             raise RecordError(f"cannot read record {path}: {e.strerror or e}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise RecordError(f"record {path} is not valid JSON: {e}") from None
-        return cls.from_dict(data)
+        if len(raw) > MAX_RECORD_BYTES:
+            raise RecordError(
+                f"record {path} is larger than {MAX_RECORD_BYTES >> 20} MiB; a game record is "
+                "far smaller"
+            )
+        return cls.from_json(raw, source=f"record {path}")
+
+
+def _kind(value: Any) -> str:
+    """What a JSON value is, in words: ``"a list"``, ``"a string"``, ``"null"``..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"{'true' if value else 'false'} (a boolean)"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number with a fraction"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a Python {type(value).__name__}"
+
+
+def _show(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters; never fails (huge numbers, deep lists)."""
+    try:
+        if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 256:
+            return f"a whole number of {value.bit_length()} bits"
+        text = repr(value)
+    except (ValueError, RecursionError, MemoryError):
+        return _kind(value)
+    return _clip(text, limit)
+
+
+def _clip(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
+
+
+def _refuse_constant(name: str) -> Any:
+    """``json.loads`` hook: ``NaN``, ``Infinity`` and ``-Infinity`` are not JSON."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _field(data: dict[str, Any], key: str, typ: type, allowed: str) -> Any:
+    """``data[key]``, which must be present and of type ``typ`` (a bool is no int).
+
+    Raises:
+        RecordError: missing or of another type; the message says what ``allowed`` is.
+    """
+    if key not in data:
+        raise RecordError(f"record is missing {key!r} ({allowed})")
+    value = data[key]
+    if not isinstance(value, typ) or isinstance(value, bool):
+        raise RecordError(f"record field {key!r} must be {allowed}, got {_kind(value)}")
+    if isinstance(value, int) and value.bit_length() > 64:
+        raise RecordError(
+            f"record field {key!r} is out of range (more than 64 bits): {_show(value)}"
+        )
+    return value
+
+
+def _optional_object(data: dict[str, Any], key: str) -> dict[str, Any]:
+    """``data[key]`` as a plain-JSON object; missing or null is empty.
+
+    Raises:
+        RecordError: not an object, or holding something that is not plain JSON.
+    """
+    value = data.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise RecordError(
+            f"record field {key!r} must be an object (or null), got {_kind(value)}"
+        )
+    _check_json(value, f"record field {key!r}", 0)
+    return value
+
+
+def _check_json(value: Any, where: str, depth: int) -> None:
+    """Check that ``value`` is plain JSON (see :meth:`GameRecord.from_dict`).
+
+    Raises:
+        RecordError: nesting deeper than :data:`MAX_DEPTH`, a key that is not a string, a
+            number too long or not finite, or a value JSON cannot hold.
+    """
+    if depth > MAX_DEPTH:
+        raise RecordError(f"{where} is nested more than {MAX_DEPTH} levels deep")
+    if value is None or isinstance(value, (bool, str)):
+        return
+    if isinstance(value, int):
+        if value.bit_length() > MAX_INT_DIGITS * 3.32:
+            raise RecordError(f"{where} holds a number of more than {MAX_INT_DIGITS} digits")
+        return
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise RecordError(f"{where} holds {value!r}, which is not a JSON number")
+        return
+    if isinstance(value, list):
+        for item in value:
+            _check_json(item, where, depth + 1)
+        return
+    if isinstance(value, dict):
+        for k, item in value.items():
+            if not isinstance(k, str):
+                raise RecordError(f"{where} has a key {_show(k)} that is not a string")
+            _check_json(item, where, depth + 1)
+        return
+    raise RecordError(f"{where} holds {_kind(value)}, which JSON cannot hold")
+
+
+def _check_result(result: Any, num_players: int) -> None:
+    """Check the shape of a record's ``result`` (values are checked by replaying).
+
+    Raises:
+        RecordError: not an object; ``scores`` not one whole number per seat; ``winners``
+            not a list of distinct seats; ``end_reason`` not a string or null; ``turns`` not a
+            whole number >= 0; a malformed forfeit or decision cap; other fields not plain
+            JSON.
+    """
+    if not isinstance(result, dict):
+        raise RecordError(f"record field 'result' must be an object or null, got {_kind(result)}")
+    scores = result.get("scores")
+    if (
+        not isinstance(scores, list)
+        or len(scores) != num_players
+        or not all(type(x) is int and abs(x) < 1 << 31 for x in scores)
+    ):
+        raise RecordError(
+            f"record result 'scores' must be a list of {num_players} whole numbers (one per "
+            f"seat), got {_show(scores)}"
+        )
+    winners = result.get("winners")
+    if (
+        not isinstance(winners, list)
+        or not all(type(w) is int and 0 <= w < num_players for w in winners)
+        or len(set(winners)) != len(winners)
+    ):
+        raise RecordError(
+            f"record result 'winners' must be a list of distinct seats 0..{num_players - 1}, "
+            f"got {_show(winners)}"
+        )
+    end_reason = result.get("end_reason")
+    if end_reason is not None and not isinstance(end_reason, str):
+        raise RecordError(
+            f"record result 'end_reason' must be a string or null, got {_kind(end_reason)}"
+        )
+    turns = result.get("turns")
+    if type(turns) is not int or not 0 <= turns < 1 << 31:
+        raise RecordError(
+            f"record result 'turns' must be a whole number >= 0, got {_show(turns)}"
+        )
+    _check_json(result, "record field 'result'", 0)
+    if "forfeit" in result or end_reason == "forfeit":
+        _forfeit_seat(result, num_players)
+    if "decision_cap" in result or end_reason == "decision_cap":
+        _decision_cap(result)
 
 
 def forfeit_result(state: Any, seat: int, reason: str) -> dict[str, Any]:
@@ -361,12 +612,12 @@ def _decision_cap(result: dict[str, Any]) -> int:
     if result.get("end_reason") != "decision_cap":
         raise RecordError(
             f"record result has a 'decision_cap' but its end_reason is "
-            f"{result.get('end_reason')!r}, not 'decision_cap'"
+            f"{_show(result.get('end_reason'))}, not 'decision_cap'"
         )
     cap = result.get("decision_cap")
     if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
         raise RecordError(
-            f"record result ends by decision cap but its 'decision_cap' is {cap!r}, not a "
+            f"record result ends by decision cap but its 'decision_cap' is {_show(cap)}, not a "
             "number of decisions >= 1"
         )
     return cap
@@ -383,7 +634,7 @@ def _forfeit_seat(result: dict[str, Any], num_players: int) -> int:
     forfeit = result.get("forfeit")
     if result.get("end_reason") != "forfeit":
         raise RecordError(
-            f"record result has a 'forfeit' but its end_reason is {result.get('end_reason')!r}, "
+            f"record result has a 'forfeit' but its end_reason is {_show(result.get('end_reason'))}, "
             "not 'forfeit'"
         )
     if not isinstance(forfeit, dict):
@@ -393,7 +644,7 @@ def _forfeit_seat(result: dict[str, Any], num_players: int) -> int:
     seat = forfeit.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players:
         raise RecordError(
-            f"record forfeit seat {seat!r} is not a seat of this {num_players}-player game"
+            f"record forfeit seat {_show(seat)} is not a seat of this {num_players}-player game"
         )
     if not isinstance(forfeit.get("reason"), str):
         raise RecordError("record forfeit has no 'reason' text")

@@ -35,9 +35,14 @@ PRELUDE = textwrap.dedent(
     """\
     import json, sys, time
 
+    pending = [None]  # the "request" number of the last decision received
+
     def messages():
         for line in sys.stdin:
-            yield json.loads(line)
+            m = json.loads(line)
+            if m["type"] == "decision":
+                pending[0] = m["request"]
+            yield m
 
     def decisions():
         for m in messages():
@@ -45,6 +50,9 @@ PRELUDE = textwrap.dedent(
                 yield m
 
     def answer(obj):
+        # one answer line; it echoes the pending decision's request unless it names one
+        if isinstance(obj, dict) and "request" not in obj:
+            obj = {"request": pending[0], **obj}
         sys.stdout.write(json.dumps(obj) + "\\n")
         sys.stdout.flush()
     """
@@ -170,13 +178,14 @@ def test_messages_the_host_sends(tmp_path):
         "num_players": 2, "seed": program_seed(42), "timeout": 7.5, "name": bot.name,
         "tables": game_tables("duel"),
     }
-    assert d1["type"] == "decision" and d1["protocol"] == 1 and d1["game"] == "duel"
+    assert d1["type"] == "decision" and d1["protocol"] == 2 and d1["game"] == "duel"
+    assert (d1["request"], d2["request"]) == (1, 2)  # numbered, echoed by the answers
     assert d1["seat"] == 0 and d1["num_players"] == 2 and d1["timeout"] == 7.5
     assert d1["observation"] == duel.new_game(seed=3).observation(0).to_dict()
     assert d1["legal_actions"] == [{"id": a.id, "notation": str(a)} for a in legal]
     assert d2["observation"] == obs.to_dict()
     assert end == {
-        "type": "end", "protocol": 1, "game": "duel", "seat": 0, "num_players": 2,
+        "type": "end", "protocol": 2, "game": "duel", "seat": 0, "num_players": 2,
         "result": result,
     }
 
@@ -343,16 +352,20 @@ def test_stderr_keeps_the_last_lines(tmp_path):
     "reply, expected",
     [
         ('sys.stdout.write("hello\\n")', "answered a line that is not JSON: 'hello'"),
-        ('answer({"move": 0})', 'answered \'{"move": 0}\', which is not a JSON object with an "action"'),
-        ('answer([0])', 'answered \'[0]\', which is not a JSON object with an "action"'),
+        ('answer({"move": 0})', 'answered \'{"request": 1, "move": 0}\', which is not a JSON object with an "action"'),
+        ('answer([0])', 'answered \'[0]\', which is not a JSON object {"request": N, "action": ...}'),
+        ('answer({"request": None, "action": 0})', 'answered "request": \'null\'; it must be the decision\'s number, 1'),
+        ('answer({"request": 2, "action": 0})', 'answered "request": \'2\', a decision not yet sent (the pending one is 1)'),
+        ('sys.stdout.write(json.dumps({"action": 0}) + "\\n")',
+         'answered \'{"action": 0}\' without the decision\'s "request" number (it must echo "request": 1)'),
         ('answer({"action": 9999})', "answered action id 9999, which is not one of the {n} legal actions"),
         ('answer({"action": "buy 1.1"})', "answered 'buy 1.1', which is not one of the {n} legal actions"),
         ('answer({"action": "fly away"})', "answered 'fly away', which is not an action notation"),
         ('answer({"action": True})', 'answered "action": \'true\'; it must be an action id'),
         ('answer({"action": 1.0})', 'answered "action": \'1.0\'; it must be an action id'),
     ],
-    ids=["garbage", "no-action", "not-object", "illegal-id", "illegal-notation", "bad-notation",
-         "bool", "float"],
+    ids=["garbage", "no-action", "not-object", "null-request", "future-request", "no-request",
+         "illegal-id", "illegal-notation", "bad-notation", "bool", "float"],
 )
 def test_bad_answers_forfeit(tmp_path, reply, expected):
     cmd = script(tmp_path, "for m in decisions():\n    " + reply + "\n")
@@ -402,7 +415,7 @@ def test_timeout_kills_the_program_and_forfeits(tmp_path):
     assert 0.5 <= elapsed < 5
     reason = _check_forfeit_record(rec, 1, tmp_path)
     assert reason == (
-        f"external bot {cmd!r} did not answer within 0.5 s; it was stopped; "
+        f"external bot {cmd!r} timed out after 0.5 s without an answer; it was stopped; "
         "its stderr ended with: thinking hard"
     )
     assert bot.pid is None  # killed at once, before anybody closes it
@@ -432,7 +445,7 @@ def test_a_program_that_does_not_read_stdin_still_times_out(tmp_path):
     worker.join(timeout=5)
     assert not worker.is_alive(), "the host blocked writing to the program"
     assert len(errors) == 1 and isinstance(errors[0], BotError)
-    assert "did not answer within 0.3 s" in errors[0].reason
+    assert "timed out after 0.3 s without an answer" in errors[0].reason
 
 
 def test_lines_sent_when_no_decision_was_pending(tmp_path):
@@ -441,7 +454,8 @@ def test_lines_sent_when_no_decision_was_pending(tmp_path):
         """
         for m in decisions():
             answer({"action": m["legal_actions"][0]["id"]})
-            answer({"action": m["legal_actions"][0]["id"]})
+            print("thinking about the next move")  # a log line on stdout, not stderr
+            sys.stdout.flush()
         """,
     )
 

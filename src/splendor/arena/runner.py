@@ -256,8 +256,8 @@ def summary_from_record(task: GameTask | Mapping[str, Any], record: Any) -> dict
         "game": record.game,
         "seed": record.seed,
         "players": list(record.players),
-        "specs": list(meta.get("specs", [])) if isinstance(meta, dict) else None,
-        "bot_seeds": list(meta.get("bot_seeds", [])) if isinstance(meta, dict) else None,
+        "specs": meta.get("specs", []) if isinstance(meta, dict) else None,
+        "bot_seeds": meta.get("bot_seeds", []) if isinstance(meta, dict) else None,
         "index": meta.get("index") if isinstance(meta, dict) else None,
         "options": dict(record.options or {}),
         "max_decisions": meta.get("max_decisions") if isinstance(meta, dict) else None,
@@ -290,8 +290,12 @@ def summary_from_record(task: GameTask | Mapping[str, Any], record: Any) -> dict
 
     record.replay(count)  # checks the actions and the stored result, counts each seat's decisions
     think = meta.get("think_s") if isinstance(meta, dict) else None
-    if not (isinstance(think, list) and len(think) == n):
-        think = [0.0] * n
+    if not (
+        isinstance(think, list)
+        and len(think) == n
+        and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in think)
+    ):
+        think = [0.0] * n  # missing or not seconds per seat: unknown
     return _summary(t, record, [float(x) for x in think], made)
 
 
