@@ -124,7 +124,7 @@ def test_card_duplicated():
 def test_card_in_deck_of_wrong_level():
     def swap(d):
         d["decks"][0][0], d["decks"][2][0] = d["decks"][2][0], d["decks"][0][0]
-    expect_error(corrupt(swap), "level", "bad card")
+    expect_error(corrupt(swap), "decks[0][0]=70", "is 0..39 (C2)")
 
 
 def test_tokens_not_conserved():
@@ -160,7 +160,7 @@ def test_too_many_reserved():
     """C8: at most 3 reserved cards."""
     def four(d):
         d["num_reserved"][0] = 4
-    expect_error(corrupt(four), "reserved", "at most 3")
+    expect_error(corrupt(four), "num_reserved[0]=4", "reserved card count is 0..3 (C8)")
 
 
 def test_bad_json_text():

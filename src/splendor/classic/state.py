@@ -13,23 +13,18 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ..colors import GEM_LETTERS, GOLD, TOKEN_LETTERS
-from ..core import MAX_SEED, ArrayPosition, HiddenCard, IllegalActionError, check_seed, seed_rng
+from ..core import ArrayPosition, HiddenCard, IllegalActionError, check_seed, seed_rng
 from ..core import array_from_dict as _array_from_dict
 from ..core import array_to_dict as _array_to_dict
+from ..core import check_integer_fields
 from . import rules
 from .actions import ACTIONS, NUM_ACTIONS, Action
 from .cards import (
-    CARD_BONUS,
-    CARD_LEVEL,
-    CARD_POINTS,
     CARDS,
     FACEUP_PER_LEVEL,
-    LEVEL_SIZE,
     MAX_DECK,
     MAX_NOBLES_SHOWN,
     MAX_RESERVED,
-    NOBLE_POINTS,
     NOBLES,
     NUM_CARDS,
     NUM_LEVELS,
@@ -37,9 +32,8 @@ from .cards import (
     Card,
     Noble,
 )
+from .position import MAX_PLAYERS, MIN_PLAYERS, PHASES, check_invariants, check_position
 
-MAX_PLAYERS = 4
-MIN_PLAYERS = 2
 POSITION_FORMAT = "splendor-classic-position"
 POSITION_VERSION = 1
 
@@ -76,13 +70,8 @@ STATE_DTYPE = np.dtype(
 )
 """Record dtype of a classic game state (see the field comments)."""
 
-PHASE_NAMES = {
-    rules.PH_MAIN: "main",
-    rules.PH_PAY: "payment",
-    rules.PH_RETURN: "return tokens",
-    rules.PH_NOBLE: "choose noble",
-    rules.PH_OVER: "game over",
-}
+PHASE_NAMES = PHASES
+"""Name of each decision phase (``rules.PH_*``)."""
 
 
 
@@ -372,14 +361,20 @@ class State(_View, ArrayPosition):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "State":
-        """Load a position written by :meth:`to_dict`.
+        """Load a position written by :meth:`to_dict`: the one gate every position from
+        outside passes before the compiled rules (which have no bounds checks) see it.
+
+        Every field is range-checked, each decision phase must agree with the rest, and a
+        finished game must look finished (:func:`splendor.classic.position.check_position`).
 
         Raises:
-            ValueError: wrong format or version, a missing or malformed field, or a
-                position that breaks an invariant (the message says which).
+            ValueError: wrong format or version, a missing field, a field that is not made
+                of integers or has the wrong shape, or a position that breaks an invariant;
+                the message names the field and the rule (``"corrupt position:
+                nobles[2]=12: a noble id is 0..9 or -1 (C3)"``).
         """
         arr = array_from_dict(data)
-        problems = check_invariants(arr)
+        problems = check_position(arr)
         if problems:
             raise ValueError("corrupt position: " + "; ".join(problems))
         return cls(arr)
@@ -492,101 +487,16 @@ def array_to_dict(a: np.ndarray) -> dict[str, Any]:
 def array_from_dict(data: dict[str, Any]) -> np.ndarray:
     """Parse :func:`array_to_dict` output back into a state array.
 
+    Only the format is checked here (every field present, integers of the right shape);
+    :func:`splendor.classic.position.check_position` judges the position.
+
     Raises:
-        ValueError: not a dict, wrong format/version, missing or malformed field.
+        ValueError: not a dict, wrong format/version, missing or malformed field (a float,
+            a boolean or text where an integer belongs included).
     """
-    return _array_from_dict(data, STATE_DTYPE, POSITION_FORMAT, POSITION_VERSION, "classic Splendor")
-
-
-def check_invariants(a: np.ndarray) -> list[str]:
-    """Every invariant a full classic state must hold; returns the broken ones (empty when
-    the state is sound). Checks: player count, phase and seat, token conservation and
-    limits (C1, C11), each card in exactly one place (C2), reserve limit (C8), nobles
-    (C3, C12), bonuses and points equal the sum of their parts."""
-    s = a[0]
-    out: list[str] = []
-    n = int(s["num_players"])
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        return [f"num_players must be 2..4, got {n}"]
-    phase = int(s["phase"])
-    if phase not in PHASE_NAMES:
-        out.append(f"unknown phase {phase}")
-    cur = int(s["current"])
-    if phase == rules.PH_OVER:
-        if cur != -1:
-            out.append("a finished game has no current player")
-    elif not 0 <= cur < n:
-        out.append(f"current player {cur} is not a seat")
-    gems = {2: 4, 3: 5, 4: 7}[n]
-    totals = s["supply"].astype(int) + s["tokens"][:n].sum(axis=0)
-    if (s["tokens"][n:] != 0).any():
-        out.append("tokens held by a seat that is not in the game")
-    for c in range(6):
-        want = 5 if c == GOLD else gems
-        if totals[c] != want:
-            out.append(f"{TOKEN_LETTERS[c]} tokens: {totals[c]} in play, expected {want}")
-    if (s["supply"] < 0).any() or (s["tokens"] < 0).any():
-        out.append("negative token count")
-    for p in range(n):
-        held = int(s["tokens"][p].sum())
-        if held > 10 and not (p == cur and phase == rules.PH_RETURN):
-            out.append(f"seat {p} holds {held} tokens (limit 10, C11)")
-    where = np.zeros(NUM_CARDS, dtype=np.int64)
-    for lvl in range(NUM_LEVELS):
-        dl = int(s["deck_len"][lvl])
-        if not 0 <= dl <= LEVEL_SIZE[lvl]:
-            out.append(f"level {lvl + 1} deck length {dl} out of range")
-            continue
-        for cid in s["decks"][lvl, :dl]:
-            if not 0 <= cid < NUM_CARDS or CARD_LEVEL[cid] != lvl:
-                out.append(f"level {lvl + 1} deck holds a bad card {int(cid)}")
-            else:
-                where[cid] += 1
-        if (s["decks"][lvl, dl:] != -1).any():
-            out.append(f"level {lvl + 1} deck has cards past its length")
-        for cid in s["faceup"][lvl]:
-            if cid >= 0:
-                if cid >= NUM_CARDS or CARD_LEVEL[cid] != lvl:
-                    out.append(f"face-up level {lvl + 1} holds a bad card {int(cid)}")
-                else:
-                    where[cid] += 1
-    for p in range(MAX_PLAYERS):
-        nr = int(s["num_reserved"][p])
-        if not 0 <= nr <= MAX_RESERVED or (p >= n and nr):
-            out.append(f"seat {p} has {nr} reserved cards (at most 3, C8)")
-            continue
-        for k in range(MAX_RESERVED):
-            cid = int(s["reserved"][p, k])
-            if k < nr:
-                if not 0 <= cid < NUM_CARDS:
-                    out.append(f"seat {p} reserved slot {k + 1} holds a bad card {cid}")
-                    continue
-                where[cid] += 1
-                if s["reserved_level"][p, k] != CARD_LEVEL[cid] + 1:
-                    out.append(f"seat {p} reserved slot {k + 1} has the wrong level")
-            elif cid != -1 or s["reserved_level"][p, k] or s["reserved_blind"][p, k]:
-                out.append(f"seat {p} reserved slot {k + 1} should be empty")
-    pb = s["purchased_by"]
-    if ((pb < -1) | (pb >= n)).any():
-        out.append("a card is purchased by a seat not in the game")
-    where[pb >= 0] += 1
-    for cid in np.flatnonzero(where != 1):
-        out.append(f"card {int(cid)} is in {int(where[cid])} places (expected exactly 1)")
-    shown = [int(x) for x in s["nobles"] if x >= 0]
-    owned = [int(x) for x in np.flatnonzero(s["noble_owner"] >= 0)]
-    if len(set(shown)) != len(shown) or set(shown) & set(owned):
-        out.append("a noble is both shown and owned, or shown twice")
-    if len(shown) + len(owned) != n + 1:
-        out.append(f"{len(shown) + len(owned)} nobles in play, expected {n + 1} (C3)")
-    for p in range(n):
-        mine = pb == p
-        bonus = np.bincount(CARD_BONUS[mine], minlength=5)
-        if (bonus != s["bonuses"][p]).any():
-            out.append(f"seat {p} bonuses do not match the cards bought")
-        pts = int(CARD_POINTS[mine].sum()) + int(NOBLE_POINTS[s["noble_owner"] == p].sum())
-        if pts != int(s["points"][p]):
-            out.append(f"seat {p} has {int(s['points'][p])} points, its cards and nobles give {pts}")
-    return out
+    arr = _array_from_dict(data, STATE_DTYPE, POSITION_FORMAT, POSITION_VERSION, "classic Splendor")
+    check_integer_fields(data, STATE_DTYPE)
+    return arr
 
 
 def replay(num_players: int, seed: int, actions: Iterable[Action | int | str]) -> State:
@@ -609,6 +519,7 @@ __all__ = [
     "PlayerView",
     "State",
     "check_invariants",
+    "check_position",
     "determinize",
     "new_game",
     "replay",

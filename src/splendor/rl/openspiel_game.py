@@ -233,6 +233,27 @@ class _SplendorGameBase(pyspiel.Game):
         st._core.set_engine(engine_state.copy())
         return st
 
+    def deserialize_state(self, text: str) -> "SplendorState":
+        """A state from ``state.serialize()`` text of this game (OpenSpiel's own format:
+        history, move number, then the state's attributes as a pickle). The engine
+        position inside goes through the game's ``State.from_dict`` gate, and the state
+        must be of this very game (name, players, decision cap, turn cap, deals).
+
+        The pickle makes this a loader for trusted text only, as for every OpenSpiel
+        Python game: unpickling can run code before any check.
+
+        Raises:
+            pyspiel.SpielError: text that is not in OpenSpiel's layout (OpenSpiel's check).
+            ValueError: anything else wrong: a damaged pickle, a state of another game, a
+                corrupt engine position (the message names the field and the rule).
+        """
+        try:
+            return super().deserialize_state(text)
+        except (pyspiel.SpielError, ValueError):
+            raise
+        except Exception as e:  # an unpickling error, or a pickle of something else
+            raise ValueError(f"not a serialized {_NAMES[self.kind]} state: {type(e).__name__}: {e}") from None
+
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | dict | None = None, params: dict | None = None
     ) -> "SplendorObserver":
@@ -401,24 +422,57 @@ class _Core:
 
 
 def _core_from_json(text: str) -> _Core:
-    """Rebuild a :class:`_Core` from :meth:`_Core.to_json` (used by unpickling).
+    """Rebuild a :class:`_Core` from :meth:`_Core.to_json` (used by unpickling, hence by
+    ``deserialize_state``). The engine position goes through the game's
+    ``State.from_dict``, the gate that checks every field of it (C1-C18, D1-D25).
 
     Raises:
-        ValueError: not such a text, or a corrupt engine position.
+        ValueError: not such a text (bad JSON, a missing key, a value of the wrong type or
+            out of range, a decision count that disagrees with the history), or a corrupt
+            engine position (the message names the field and the rule).
     """
-    data = json.loads(text)
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"not a serialized Splendor OpenSpiel state: {e}") from None
     if not isinstance(data, dict) or data.get("format") != SERIAL_FORMAT:
         raise ValueError(f"not a serialized Splendor OpenSpiel state (format {SERIAL_FORMAT!r})")
     if data.get("version") != SERIAL_VERSION:
         raise ValueError(f"unsupported version {data.get('version')!r}; expected {SERIAL_VERSION}")
-    kind = data["game"]
+    kind = data.get("game")
     if kind not in _MODULES:
-        raise ValueError(f"unknown game {kind!r}")
-    core = _Core(kind, int(data["num_players"]), int(data["max_decisions"]), int(data["turn_cap"]))
-    if data["state"] is not None:
-        core.set_engine(_MODULES[kind].State.from_dict(data["state"]))
-    core.log = tuple(str(x) for x in data["log"])
-    core.decisions = int(data["decisions"])
+        raise ValueError(f"unknown game {kind!r}; expected one of {sorted(_MODULES)}")
+
+    def whole(key: str, lo: int, hi: int) -> int:
+        value = data.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise ValueError(f"serialized state field {key!r} must be an integer {lo}..{hi}, got {value!r}")
+        return value
+
+    num_players = whole("num_players", 1, 64)
+    max_decisions = whole("max_decisions", 1, 2**31 - 1)
+    turn_cap = whole("turn_cap", 0, 2**31 - 1)
+    decisions = whole("decisions", 0, max_decisions)
+    log = data.get("log")
+    if not isinstance(log, list) or not all(isinstance(x, str) for x in log):
+        raise ValueError("serialized state field 'log' must be a list of strings")
+    position = data.get("state", ...)
+    if position is not None and not isinstance(position, dict):
+        raise ValueError("serialized state field 'state' must be a position object or null")
+    core = _Core(kind, num_players, max_decisions, turn_cap)
+    if position is not None:
+        engine = _MODULES[kind].State.from_dict(position)
+        if engine.num_players != num_players:
+            raise ValueError(
+                f"the serialized position has {engine.num_players} players, the state {num_players}"
+            )
+        core.set_engine(engine)
+    elif decisions or log:
+        raise ValueError("a serialized state before the deal has no decisions and no history")
+    if len(log) != decisions:
+        raise ValueError(f"the serialized history has {len(log)} lines for {decisions} decisions")
+    core.log = tuple(log)
+    core.decisions = decisions
     core.refresh()
     return core
 
@@ -438,6 +492,34 @@ class SplendorState(pyspiel.State):
         super().__init__(game)
         self._core = _Core(game.kind, game.num_players(), game.max_decisions, game.turn_cap)
         self._deal = (game.first_seed, game.deals)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set an attribute; ``deserialize_state`` sets ``_core`` and ``_deal`` this way
+        from the serialized text, so they are checked against this state's game first.
+
+        Raises:
+            ValueError: a core or deal of another game (another game name, player count,
+                decision cap, turn cap or deal range), or not a core at all.
+        """
+        if name in ("_core", "_deal") and "_deal" in self.__dict__:
+            game = self.get_game()
+            if name == "_deal" and value != (game.first_seed, game.deals):
+                raise ValueError(
+                    f"the serialized deal range {value!r} is not this game's "
+                    f"{(game.first_seed, game.deals)!r}: deserialize with the game that serialized it"
+                )
+            if name == "_core":
+                if not isinstance(value, _Core):
+                    raise ValueError(f"a serialized state holds a core, not {type(value).__name__}")
+                want = (game.kind, game.num_players(), game.max_decisions, game.turn_cap)
+                got = (value.kind, value.num_players, value.max_decisions, value.turn_cap)
+                if got != want:
+                    raise ValueError(
+                        "the serialized state (game, players, max_decisions, turn_cap) = "
+                        f"{got!r} is not of this game {want!r}: deserialize with the game "
+                        "that serialized it"
+                    )
+        super().__setattr__(name, value)
 
     # ----------------------------------------------------------------- OpenSpiel API
 
