@@ -408,3 +408,26 @@ def test_openspiel_deserialize_goes_through_the_gate():
     text = state.serialize()
     with pytest.raises(ValueError, match="not a serialized python_splendor state"):
         game.deserialize_state(text[: len(text) // 2 + 7])
+
+
+def test_openspiel_deserialize_checks_the_duel_turn_cap():
+    """A Duel state whose position's turn cap (D25) differs from the serialized one is
+    refused, and the Duel position goes through ``duel.State.from_dict`` (D25: a turn past
+    the cap)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import splendor.rl.openspiel_game  # noqa: F401 - registers the games
+
+    game = pyspiel.load_game("python_splendor_duel", {"turn_cap": 100})
+    state = game.new_initial_state()
+    state.apply_action(4)
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+    assert str(game.deserialize_state(_serialized(state, lambda d: None))) == str(state)
+    with pytest.raises(ValueError, match="turn cap 100, the state 50"):
+        game.deserialize_state(_serialized(state, lambda d: d.update(turn_cap=50)))
+
+    def past_cap(d):
+        d["state"]["turn"] = 101
+
+    with pytest.raises(ValueError, match=r"turn=101: .*\(D25\)"):
+        game.deserialize_state(_serialized(state, past_cap))

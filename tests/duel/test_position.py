@@ -188,10 +188,11 @@ def test_observation_is_not_a_full_position():
 @pytest.mark.parametrize(
     "changes, words",
     [
-        ({"phase": 4, "pend_card": 100}, ["token", "card just bought"]),
+        ({"phase": 4, "pend_card": 100}, ["pend_card=100", "0..66"]),
         ({"phase": 4}, ["token", "card just bought"]),
-        ({"phase": 2, "pay_card": 100}, ["paid for", "source"]),
-        ({"phase": 2, "pay_src": 100}, ["unknown source"]),
+        ({"phase": 2, "pay_card": 100}, ["pay_card=100", "0..66", "D10"]),
+        ({"phase": 2, "pay_card": 3}, ["paid for", "source"]),
+        ({"phase": 2, "pay_src": 100}, ["pay_src=100", "payment source"]),
         ({"pay_card": 3}, ["payment fields"]),
         ({"pend_card": 3}, ["resolving"]),
         ({"observer": 1}, ["observer"]),
@@ -202,7 +203,7 @@ def test_observation_is_not_a_full_position():
         ({"phase": 8, "current": -1, "end_reason": 1}, ["has a winner", "D21"]),
         ({"phase": 7}, ["return phase", "D20"]),
         ({"phase": 6, "pend_card": -1}, ["royal", "card just bought"]),
-        ({"royal_owner": [5, -1, -1, -1]}, ["royal card is held by a seat"]),
+        ({"royal_owner": [5, -1, -1, -1]}, ["royal_owner[0]=5", "royal card is held by seat 0 or 1"]),
         ({"again": 3}, ["again must be 0 or 1"]),
     ],
 )
@@ -218,7 +219,7 @@ def test_bought_card_with_a_colour_out_of_range_is_rejected():
     st.apply(f"buy {slot}")
     d = st.to_dict()
     d["card_color"][cid] = 9
-    expect_error(d, "not a gem colour")
+    expect_error(d, f"card_color[{cid}]=9", "gem colour")
 
 
 def test_reachable_decisions_in_progress_load():

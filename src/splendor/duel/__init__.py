@@ -26,6 +26,7 @@ from .state import (
     replay,
     warm_up,
 )
+from .position import position_problems as check_position  # the gate of State.from_dict
 
 GAME_NAME = "duel"
 MIN_PLAYERS = 2
@@ -51,6 +52,7 @@ __all__ = [
     "State",
     "board",
     "check_invariants",
+    "check_position",
     "determinize",
     "new_game",
     "replay",

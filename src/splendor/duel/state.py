@@ -14,21 +14,21 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..colors import DUEL_TOKEN_LETTERS
-from ..core import ArrayPosition, HiddenCard, IllegalActionError, check_seed, seed_rng
+from ..core import (
+    ArrayPosition,
+    HiddenCard,
+    IllegalActionError,
+    check_integer_fields,
+    check_seed,
+    seed_rng,
+)
 from ..core import array_from_dict as _array_from_dict
 from ..core import array_to_dict as _array_to_dict
 from . import rules
 from .actions import ACTIONS, NUM_ACTIONS, Action
-from .board import BAG_START, NUM_CELLS, cell_name
+from .board import NUM_CELLS, cell_name
 from .cards import (
-    CARD_BONUS_COUNT,
-    CARD_COLOR,
-    CARD_CROWNS,
-    CARD_LEVEL,
-    CARD_POINTS,
     CARDS,
-    COLOR_JOKER,
-    LEVEL_SIZE,
     MAX_DECK,
     MAX_RESERVED,
     NUM_CARDS,
@@ -37,11 +37,11 @@ from .cards import (
     NUM_ROYALS,
     PYRAMID_SIZES,
     PYRAMID_START,
-    ROYAL_POINTS,
     ROYALS,
     Card,
     Royal,
 )
+from .position import position_problems
 
 NUM_PLAYERS = 2
 POSITION_FORMAT = "splendor-duel-position"
@@ -442,13 +442,25 @@ class State(_View, ArrayPosition):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "State":
-        """Load a position written by :meth:`to_dict`.
+        """Load a position written by :meth:`to_dict`: the one gate for positions from
+        outside (JSON, OpenSpiel's ``deserialize_state``, hosts).
+
+        Every field is range-checked and the position must be sound as
+        :func:`check_invariants` judges it (tokens, privileges and cards conserved; the
+        decision in progress consistent with the card being resolved or paid for; the
+        turn against the cap, D25; in progress or finished with a reason that holds,
+        D21), so that the compiled rules never read outside their tables and keep every
+        invariant from there on.
 
         Raises:
-            ValueError: wrong format or version, a missing or malformed field, or a
-                position that breaks an invariant (the message says which).
+            ValueError: wrong format or version; a missing or malformed field (not an
+                integer, or nested lists of them, of its shape and type range: a float,
+                a boolean or text is refused); or a position that breaks an invariant:
+                ``corrupt position: `` and each problem, naming the field and the rule
+                (``turn=-3: the turn is 0..turn_cap=100 (D25)``).
         """
         arr = _array_from_dict(data, STATE_DTYPE, POSITION_FORMAT, POSITION_VERSION, "Splendor Duel")
+        check_integer_fields(data, STATE_DTYPE)  # no 1.5, true or "7" read as integers
         problems = check_invariants(arr)
         if problems:
             raise ValueError("corrupt position: " + "; ".join(problems))
@@ -560,196 +572,27 @@ def warm_up() -> None:
 
 
 def check_invariants(a: np.ndarray) -> list[str]:
-    """Every invariant a full duel state must hold; returns the broken ones (empty when
-    the state is sound). Checks: phase and seat, the 25 tokens per colour across board,
-    bag and players (D1), the token limit of the waiting seat (D20), 3 privileges (D5),
-    each of the 67 cards in exactly one place (D3), reserve limit (D9), bonuses, points,
-    crowns and colour points equal the sum of their parts, royal cards (D19), and the
-    decision in progress (a card being paid for or resolving, the end of the game) being
-    one the rules can reach, so that a loaded position never sends the compiled rules
-    outside their tables."""
-    s = a[0]
-    out: list[str] = []
-    phase = int(s["phase"])
-    if phase not in PHASE_NAMES:
-        return [f"unknown phase {phase}"]
-    cur = int(s["current"])
-    if phase == rules.PH_OVER:
-        if cur != -1:
-            out.append("a finished game has no current player")
-    elif cur not in (0, 1):
-        return [f"current player {cur} is not a seat"]
-    board = s["board"]
-    if ((board < -1) | (board > 6)).any():
-        out.append("a board cell holds an unknown token")
-    on_board = np.bincount(board[board >= 0].astype(np.int64), minlength=7)
-    totals = on_board + s["bag"].astype(int) + s["tokens"].sum(axis=0)
-    for c in range(7):
-        if totals[c] != BAG_START[c]:
-            out.append(f"{DUEL_TOKEN_LETTERS[c]} tokens: {totals[c]} in play, expected {BAG_START[c]}")
-    if (s["bag"] < 0).any() or (s["tokens"] < 0).any():
-        out.append("negative token count")
-    for p in range(NUM_PLAYERS):
-        held = int(s["tokens"][p].sum())
-        if held > 10 and (p != cur or phase == rules.PH_OVER):
-            out.append(f"seat {p} holds {held} tokens (limit 10, D20)")
-    priv = s["privileges"]
-    if (priv < 0).any() or int(priv.sum()) > 3:
-        out.append(f"privileges {priv.tolist()}: 3 in all, none negative (D5)")
-    where = np.zeros(NUM_CARDS, dtype=np.int64)
-    for lvl in range(NUM_LEVELS):
-        dl = int(s["deck_len"][lvl])
-        if not 0 <= dl <= LEVEL_SIZE[lvl]:
-            out.append(f"level {lvl + 1} deck length {dl} out of range")
-            continue
-        for cid in s["decks"][lvl, :dl]:
-            if not 0 <= cid < NUM_CARDS or CARD_LEVEL[cid] != lvl:
-                out.append(f"level {lvl + 1} deck holds a bad card {int(cid)}")
-            else:
-                where[cid] += 1
-        if (s["decks"][lvl, dl:] != -1).any():
-            out.append(f"level {lvl + 1} deck has cards past its length")
-    for k, cid in enumerate(s["pyramid"]):
-        lvl = 0 if k < 5 else (1 if k < 9 else 2)
-        if cid >= 0:
-            if cid >= NUM_CARDS or CARD_LEVEL[cid] != lvl:
-                out.append(f"pyramid slot {k} holds a bad card {int(cid)}")
-            else:
-                where[cid] += 1
-    for p in range(NUM_PLAYERS):
-        nr = int(s["num_reserved"][p])
-        if not 0 <= nr <= MAX_RESERVED:
-            out.append(f"seat {p} has {nr} reserved cards (at most 3, D9)")
-            continue
-        for k in range(MAX_RESERVED):
-            cid = int(s["reserved"][p, k])
-            if k < nr:
-                if not 0 <= cid < NUM_CARDS:
-                    out.append(f"seat {p} reserved slot {k + 1} holds a bad card {cid}")
-                    continue
-                where[cid] += 1
-                if s["reserved_level"][p, k] != CARD_LEVEL[cid] + 1:
-                    out.append(f"seat {p} reserved slot {k + 1} has the wrong level")
-            elif cid != -1 or s["reserved_level"][p, k] or s["reserved_blind"][p, k]:
-                out.append(f"seat {p} reserved slot {k + 1} should be empty")
-    owner = s["card_owner"]
-    if ((owner < -1) | (owner > 1)).any():
-        out.append("a card is owned by a seat not in the game")
-    where[owner >= 0] += 1
-    for cid in np.flatnonzero(where != 1):
-        out.append(f"card {int(cid)} is in {int(where[cid])} places (expected exactly 1)")
-    color = s["card_color"]
-    for cid in range(NUM_CARDS):
-        want_printed = owner[cid] >= 0 and CARD_COLOR[cid] != COLOR_JOKER
-        if want_printed and color[cid] != CARD_COLOR[cid]:
-            out.append(f"card {cid} has bonus colour {int(color[cid])}, printed {int(CARD_COLOR[cid])}")
-        elif owner[cid] < 0 and color[cid] != -1:
-            out.append(f"card {cid} is not bought but has a bonus colour")
-        elif CARD_COLOR[cid] == COLOR_JOKER and owner[cid] >= 0 and color[cid] < 0:
-            if int(s["pend_card"]) != cid:
-                out.append(f"joker card {cid} was bought but never attached (D14)")
-    if ((color < -1) | (color > 4)).any():
-        out.append("a card has a bonus colour that is not a gem colour")
-        return out
-    royal = s["royal_owner"]
-    if ((royal < -1) | (royal > 1)).any():
-        out.append("a royal card is held by a seat not in the game")
-    for p in range(NUM_PLAYERS):
-        mine = owner == p
-        colored = mine & (color >= 0)
-        bonus = np.bincount(color[colored].astype(np.int64), weights=CARD_BONUS_COUNT[colored], minlength=5)
-        if (bonus.astype(int) != s["bonuses"][p]).any():
-            out.append(f"seat {p} bonuses do not match the cards bought")
-        cpts = np.bincount(color[colored].astype(np.int64), weights=CARD_POINTS[colored], minlength=5)
-        if (cpts.astype(int) != s["color_points"][p]).any():
-            out.append(f"seat {p} colour points do not match the cards bought (D21)")
-        pts = int(CARD_POINTS[mine].sum()) + int(ROYAL_POINTS[royal == p].sum())
-        if pts != int(s["points"][p]):
-            out.append(f"seat {p} has {int(s['points'][p])} points, its cards and royals give {pts}")
-        crowns = int(CARD_CROWNS[mine].sum())
-        if crowns != int(s["crowns"][p]):
-            out.append(f"seat {p} has {int(s['crowns'][p])} crowns, its cards give {crowns}")
-        n_royal = int((royal == p).sum())
-        claims = int(s["crown_claims"][p])
-        if n_royal > claims or claims > (crowns >= 3) + (crowns >= 6):
-            out.append(f"seat {p} holds {n_royal} royal cards for {crowns} crowns (D19)")
-    out.extend(_decision_problems(s, phase, cur))
-    return out
+    """Every reason the full duel state ``a`` is not one the rules can reach; ``[]`` when
+    it is sound. The same judge gates :meth:`State.from_dict` and runs after every
+    decision in the property tests.
 
+    Checks (see :mod:`splendor.duel.position`): every field in its range; the seat to
+    play against the phase; the 25 tokens (D1), 3 privileges (D5), the token limit
+    (D20); each of the 67 cards in exactly one place of its level (D3, D9, D11) and the
+    colour of every bought card (D14); bonuses, points, crowns and colour points equal to
+    the sum of their parts; royal cards against crown thresholds (D19); the decision in
+    progress (the pending effects of the card being resolved, D13-D17, D19; a payment,
+    D10; a reserve, D9; the token limit of the phase, D6, D20); the turn against its cap
+    (D25); in progress or finished, with a reason and winner that hold (D21, D25); and a
+    live game having a legal decision.
 
-def _decision_problems(s: np.void, phase: int, cur: int) -> list[str]:
-    """The decision in progress must be one the rules could have reached, so that a
-    position loaded from outside never sends the compiled rules off their tables: the
-    card being paid for or resolved, the game's end, and the flags of the turn."""
-    out: list[str] = []
-    if int(s["observer"]) != -1:
-        out.append("a full state has observer -1 (this looks like an observation)")
-    for name in ("replenished", "again"):
-        if int(s[name]) not in (0, 1):
-            out.append(f"{name} must be 0 or 1")
-    over = phase == rules.PH_OVER
-    reason, winner = int(s["end_reason"]), int(s["winner"])
-    if over:
-        if reason not in END_NAMES:
-            out.append(f"a finished game needs an end reason, got {reason}")
-        elif reason == rules.END_CAP and winner != -1:
-            out.append("a game ended by the turn cap has no winner (D25)")
-        elif reason != rules.END_CAP and winner not in (0, 1):
-            out.append("a game won on points, crowns or colour has a winner (D21)")
-    elif reason != rules.END_NONE or winner != -1:
-        out.append("a game in progress has no end reason and no winner")
-    # the card whose effects are resolving (D14-D19)
-    pend = int(s["pend_card"])
-    resolving = phase in (rules.PH_JOKER, rules.PH_TOKEN, rules.PH_STEAL, rules.PH_ROYAL)
-    if resolving:
-        if not 0 <= pend < NUM_CARDS or int(s["card_owner"][pend]) != cur:
-            out.append(f"phase {PHASE_NAMES[phase]} needs a card just bought by seat {cur}")
-            return out
-    elif pend != -1:
-        out.append("a card is resolving outside the phases of a purchase")
-    if phase == rules.PH_JOKER and (
-        CARD_COLOR[pend] != COLOR_JOKER
-        or int(s["card_color"][pend]) != -1
-        or not (s["bonuses"][cur] > 0).any()
-    ):
-        out.append("joker phase without a joker to attach to a coloured card (D14)")
-    if phase == rules.PH_TOKEN:
-        col = int(s["card_color"][pend])
-        if col < 0 or not (s["board"] == col).any():
-            out.append("token phase without a token of the card's colour on the board (D15)")
-    if phase == rules.PH_STEAL and not (s["tokens"][1 - cur, :6] > 0).any():
-        out.append("steal phase with nothing to steal (D17)")
-    if phase == rules.PH_ROYAL:
-        crowns = int(s["crowns"][cur])
-        due = (crowns >= 3) + (crowns >= 6) > int(s["crown_claims"][cur])
-        if (s["royal_owner"] >= 0).all() or not due:
-            out.append("royal phase without a royal card due (D19)")
-    if phase == rules.PH_RETURN and int(s["tokens"][cur].sum()) <= 10:
-        out.append("return phase for a seat holding 10 tokens or fewer (D20)")
-    if phase == rules.PH_RESERVE and int(s["num_reserved"][cur]) >= MAX_RESERVED:
-        out.append("reserve phase for a seat already holding 3 reserved cards (D9)")
-    # the card being paid for (D10)
-    card, src = int(s["pay_card"]), int(s["pay_src"])
-    if phase == rules.PH_PAY:
-        if not 0 <= src < NUM_PYRAMID + MAX_RESERVED:
-            out.append(f"payment from an unknown source {src}")
-        else:
-            k = src - NUM_PYRAMID
-            at = (
-                int(s["pyramid"][src])
-                if k < 0
-                else (int(s["reserved"][cur, k]) if k < int(s["num_reserved"][cur]) else -1)
-            )
-            if at < 0 or at != card:
-                out.append("the card being paid for is not at its source (D10)")
-        need, gold = s["pay_need"], int(s["pay_gold"])
-        if (need < 0).any() or gold < 0 or gold > int(s["tokens"][cur, 6]):
-            out.append("payment owes a negative amount or more gold than held (D10)")
-        elif 0 <= card < NUM_CARDS and int(need.sum()) + gold > sum(CARDS[card].cost):
-            out.append("payment owes more than the card costs (D10)")
-    elif card != -1 or src != 0 or int(s["pay_gold"]) != 0 or (s["pay_need"] != 0).any():
-        out.append("payment fields set outside the payment phase")
-    return out
+    Args:
+        a: shape ``(1,)``, dtype :data:`STATE_DTYPE`.
+
+    Returns:
+        The broken invariants, each naming the field, what is allowed and the rule.
+    """
+    return position_problems(a)
 
 
 def replay(seed: int, actions: Iterable[Action | int | str], *, turn_cap: int | None = None) -> State:

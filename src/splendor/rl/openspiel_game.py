@@ -466,6 +466,9 @@ def _core_from_json(text: str) -> _Core:
             raise ValueError(
                 f"the serialized position has {engine.num_players} players, the state {num_players}"
             )
+        engine_cap = getattr(engine, "turn_cap", None) or 0  # Duel only (D25)
+        if kind == "duel" and engine_cap != turn_cap:
+            raise ValueError(f"the serialized position has turn cap {engine_cap}, the state {turn_cap}")
         core.set_engine(engine)
     elif decisions or log:
         raise ValueError("a serialized state before the deal has no decisions and no history")
