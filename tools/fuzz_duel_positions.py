@@ -40,7 +40,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any, Iterator
 
 import numpy as np
