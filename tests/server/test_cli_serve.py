@@ -67,35 +67,19 @@ def test_serve_writes_no_token_to_its_access_log(tmp_path: Any) -> None:
     """Issue 14 item 7: ``splendor serve`` (uvicorn with its access log) gets requests and
     a WebSocket with a seat token in the URL (refused, 400 / 4400); the token is in none of
     its log lines, which do show the requests."""
-    import socket
-    import subprocess
-    import sys
     import time
 
     import httpx
     from websockets.sync.client import connect
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    from .util import free_port, start_server, stop_server
+
+    port = free_port()
     log = tmp_path / "serve.log"
     secret = "Zm9vYmFyLXNlY3JldC10b2tlbi0xMjM0NTY3ODkw"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "splendor.cli", "serve", "--port", str(port),
-             "--database-url", f"sqlite:///{tmp_path / 'g.db'}", "--bot-workers", "1"],
-            stdout=out, stderr=subprocess.STDOUT,
-        )
+    proc = start_server(tmp_path / "g.db", port, log, rates=True)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
-            try:
-                if httpx.get(f"{base}/api/meta", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
         assert httpx.get(f"{base}/api/games/abc?token={secret}").status_code == 400
         assert httpx.get(f"{base}/games/abc?spectate=1&token={secret}").status_code == 200
         with connect(f"ws://127.0.0.1:{port}/ws/games/abc?token={secret}") as ws:
@@ -106,12 +90,7 @@ def test_serve_writes_no_token_to_its_access_log(tmp_path: Any) -> None:
             assert ws.close_code in (4400, None)
         time.sleep(0.5)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
     text = log.read_text()
     assert "/api/games/abc?token=[redacted]" in text and "spectate=1&token=[redacted]" in text, text[-2000:]
     assert "WebSocket /ws/games/abc?token=[redacted]" in text, text[-2000:]

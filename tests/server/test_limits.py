@@ -6,9 +6,6 @@ limits are configurable (:class:`splendor.server.app.Limits`)."""
 from __future__ import annotations
 
 import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -16,6 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from splendor.server.app import Limits, create_app
+
+from .util import free_port, start_server, stop_server
 
 TWO = [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bob"}]
 SMALL = Limits(max_body_bytes=1024, max_ws_message_bytes=512, max_json_depth=8,
@@ -184,26 +183,11 @@ def test_splendor_serve_holds_its_limits(tmp_path: Path) -> None:
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     log = tmp_path / "serve.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "splendor.cli", "serve", "--port", str(port),
-             "--database-url", f"sqlite:///{tmp_path / 'g.db'}", "--bot-workers", "1"],
-            stdout=out, stderr=subprocess.STDOUT,
-        )
+    proc = start_server(tmp_path / "g.db", port, log, rates=True)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
-            try:
-                if httpx.get(f"{base}/api/meta", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
         before = _peak_rss_kib(proc.pid)
         for chunked in (False, True, True):
             assert _post_100_mb(port, chunked) == "HTTP/1.1 413 Request Entity Too Large"
@@ -219,9 +203,4 @@ def test_splendor_serve_holds_its_limits(tmp_path: Path) -> None:
             assert ws.close_code == 1009
         assert httpx.get(f"{base}/api/games/{g['game_id']}").json()["move"] == 0
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)

@@ -10,9 +10,7 @@ from __future__ import annotations
 import os
 import random
 import signal
-import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -22,42 +20,12 @@ import pytest
 
 from splendor.record import GameRecord
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from .util import free_port, start_server
 
 
 def bearer(token: str) -> dict[str, str]:
     """The header that carries a seat token (never in the URL)."""
     return {"Authorization": f"Bearer {token}"}
-
-
-def start_server(db: Path | str, port: int, log: Path) -> subprocess.Popen[bytes]:
-    """``splendor serve`` on ``port`` over ``db`` (a SQLite file, or a database URL);
-    returns once it answers (fails after 120 s)."""
-    out = open(log, "ab")
-    url = db if isinstance(db, str) else f"sqlite:///{db}"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "splendor.cli", "serve", "--port", str(port),
-         "--database-url", url, "--bot-workers", "1",
-         # functional tests play at machine speed; the rate limits have their own tests
-         "--create-rate", "off", "--action-rate", "off"],
-        stdout=out, stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"the server exited with code {proc.returncode}: {log.read_text()[-3000:]}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=2).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    proc.kill()
-    pytest.fail(f"the server did not start: {log.read_text()[-3000:]}")
 
 
 def my_turn(base: str, gid: str, token: str, timeout: float = 60) -> dict[str, Any]:

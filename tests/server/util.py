@@ -1,10 +1,18 @@
-"""Helpers of the server tests: a random policy that seeks blind reserves, and the
-hidden-information checks every message must pass."""
+"""Helpers of the server tests: a random policy that seeks blind reserves, the
+hidden-information checks every message must pass, and a real ``splendor serve`` process."""
 
 from __future__ import annotations
 
 import random
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any, Iterator
+
+import httpx
+import pytest
 
 from splendor.game import get_game
 
@@ -113,3 +121,46 @@ def check_message(message: dict[str, Any], true: dict[str, Any], seat: int | Non
     if seat is None or message["current_player"] != seat:
         assert message["legal_actions"] == []
     return check_observation(message["observation"], true, seat)
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback address now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(db: Path | str, port: int, log: Path, *, rates: bool = False) -> subprocess.Popen[bytes]:
+    """``splendor serve`` on ``port`` over ``db`` (a SQLite file, or a database URL), its
+    output appended to ``log``; returns once it answers (fails after 120 s). Without
+    ``rates`` the rate limits are off (functional tests play at machine speed; the rate
+    limits have their own tests)."""
+    out = open(log, "ab")
+    url = db if isinstance(db, str) else f"sqlite:///{db}"
+    command = [sys.executable, "-m", "splendor.cli", "serve", "--port", str(port),
+               "--database-url", url, "--bot-workers", "1"]
+    if not rates:
+        command += ["--create-rate", "off", "--action-rate", "off"]
+    proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"the server exited with code {proc.returncode}: {log.read_text()[-3000:]}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=2).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    proc.kill()
+    pytest.fail(f"the server did not start: {log.read_text()[-3000:]}")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the server (SIGTERM; SIGKILL when it has not exited 30 s later)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
