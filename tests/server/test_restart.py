@@ -20,7 +20,7 @@ import pytest
 
 from splendor.record import GameRecord
 
-from .util import free_port, start_server
+from .util import free_port, start_server, stop_server
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -86,12 +86,7 @@ def test_sigkill_and_restart_lose_no_move(tmp_path: Path) -> None:
         final = GameRecord.from_dict(record).replay()
         assert final.is_terminal and record["result"]["scores"] == list(final.scores)
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
     assert os.path.exists(db)
 
 
@@ -158,12 +153,7 @@ def test_sigkill_during_concurrent_moves_loses_no_acknowledged_move(tmp_path: Pa
             assert len(m["log"]) <= len(moves) + 1
             assert m["move"] == len(m["log"])
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
 
 
 class PgCluster:
@@ -297,9 +287,4 @@ def test_database_outage_then_sigkill_and_restart_on_postgresql(tmp_path: Path, 
             assert m["log"][len(acked[gid])]["seat"] == 1
             assert m["move"] == len(m["log"])
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
