@@ -36,21 +36,29 @@ if __name__ == "__main__":
         for mode, target in TARGETS.items():
             got = two[mode]["turns_per_s"]
             verdict = "meets" if got >= target else "MISSES"
-            print(f"classic, 2 players, {mode}: {got:,.0f} turns/s {verdict} the target of {target:,}")
+            print(
+                f"classic, 2 players, {mode}: {got:,.0f} turns/s {verdict} the target of {target:,}"
+            )
         got = two["mcts"]["random_full_playouts_per_s"]
         verdict = "meets" if got >= MCTS_TARGET else "MISSES"
-        print(f"classic, 2 players, MCTS random playouts: {got:,.0f} iterations/s {verdict} "
-              f"the target of {MCTS_TARGET:,}")
+        print(
+            f"classic, 2 players, MCTS random playouts: {got:,.0f} iterations/s {verdict} "
+            f"the target of {MCTS_TARGET:,}"
+        )
     for n, figures in sorted(result.get("classic", {}).items()):
         m = figures["mcts"]
-        print(f"classic, {n} players, MCTS: {m['random_full_playouts_per_s']:,.0f} iterations/s "
-              f"(random playouts), {m['heuristic_playouts_per_s']:,.0f} (heuristic playouts), "
-              f"{m['default_bot_per_s']:,.0f} (default bot: greedy playouts)")
+        print(
+            f"classic, {n} players, MCTS: {m['random_full_playouts_per_s']:,.0f} iterations/s "
+            f"(random playouts), {m['heuristic_playouts_per_s']:,.0f} (heuristic playouts), "
+            f"{m['default_bot_per_s']:,.0f} (default bot: greedy playouts)"
+        )
     d = result.get("duel", {}).get("2")
     if d:
         for mode in TARGETS:
             print(f"duel, {mode}: {d[mode]['turns_per_s']:,.0f} turns/s")
         m = d["mcts"]
-        print(f"duel, MCTS: {m['random_full_playouts_per_s']:,.0f} iterations/s (random "
-              f"playouts), {m['default_bot_per_s']:,.0f} (default bot: heuristic playouts, "
-              f"cut off after 16 decisions)")
+        print(
+            f"duel, MCTS: {m['random_full_playouts_per_s']:,.0f} iterations/s (random "
+            f"playouts), {m['default_bot_per_s']:,.0f} (default bot: heuristic playouts, "
+            f"cut off after 16 decisions)"
+        )

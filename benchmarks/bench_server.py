@@ -62,8 +62,14 @@ class Stats:
 
 
 async def play_seat(
-    ws_url: str, token: str, game_id: str, seat: int, rng: random.Random, stats: Stats, deadline: float,
-    think: float
+    ws_url: str,
+    token: str,
+    game_id: str,
+    seat: int,
+    rng: random.Random,
+    stats: Stats,
+    deadline: float,
+    think: float,
 ) -> None:
     """One seat: authenticate with the seat's ``token`` (first message), then answer every
     state whose decision is ours with a random legal action, ``think`` seconds after
@@ -75,7 +81,9 @@ async def play_seat(
         async for raw in ws:
             msg = json.loads(raw)
             if msg["type"] == "error":
-                stats.errors.append(f"{game_id} seat {seat}: {msg['status']} {msg['message'][:120]}")
+                stats.errors.append(
+                    f"{game_id} seat {seat}: {msg['status']} {msg['message'][:120]}"
+                )
                 continue
             if msg["type"] != "state" or msg["seat"] != seat:  # the spectator's state comes first
                 continue
@@ -103,24 +111,46 @@ async def play_seat(
 
 
 async def game_slot(
-    http: httpx.AsyncClient, base: str, game: str, rng: random.Random, stats: Stats, deadline: float, think: float
+    http: httpx.AsyncClient,
+    base: str,
+    game: str,
+    rng: random.Random,
+    stats: Stats,
+    deadline: float,
+    think: float,
 ) -> None:
     """Keep one game going until the deadline (a new one when it ends)."""
     ws_base = base.replace("http", "ws", 1)
     while time.monotonic() < deadline:
         options = {"turn_cap": 400} if game == "duel" else {}
-        r = await http.post(f"{base}/api/games", json={
-            "game": game, "seats": [{"type": "human", "name": "bot-a"}, {"type": "human", "name": "bot-b"}],
-            "options": options})
+        r = await http.post(
+            f"{base}/api/games",
+            json={
+                "game": game,
+                "seats": [{"type": "human", "name": "bot-a"}, {"type": "human", "name": "bot-b"}],
+                "options": options,
+            },
+        )
         if r.status_code != 201:
             stats.errors.append(f"create: {r.status_code} {r.text[:120]}")
             return
         g = r.json()
         stats.games_started += 1
-        await asyncio.gather(*(
-            play_seat(f"{ws_base}/ws/games/{g['game_id']}", s["token"], g["game_id"], s["seat"],
-                      random.Random(rng.random()), stats, deadline, think)
-            for s in g["seats"]))
+        await asyncio.gather(
+            *(
+                play_seat(
+                    f"{ws_base}/ws/games/{g['game_id']}",
+                    s["token"],
+                    g["game_id"],
+                    s["seat"],
+                    random.Random(rng.random()),
+                    stats,
+                    deadline,
+                    think,
+                )
+                for s in g["seats"]
+            )
+        )
         state = (await http.get(f"{base}/api/games/{g['game_id']}")).json()
         if state["status"] == "finished":
             stats.games_finished += 1
@@ -133,20 +163,28 @@ def percentile(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q / 100 * (len(s) - 1))))]
 
 
-async def run(base: str, games: int, seconds: float, game: str, seed: int, think: float) -> dict[str, Any]:
+async def run(
+    base: str, games: int, seconds: float, game: str, seed: int, think: float
+) -> dict[str, Any]:
     stats = Stats()
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=games * 2 + 4)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         t0 = time.perf_counter()
         deadline = time.monotonic() + seconds
-        await asyncio.gather(*(game_slot(http, base, game, random.Random(rng.random()), stats, deadline, think)
-                               for _ in range(games)))
+        await asyncio.gather(
+            *(
+                game_slot(http, base, game, random.Random(rng.random()), stats, deadline, think)
+                for _ in range(games)
+            )
+        )
         elapsed = time.perf_counter() - t0
         lost = 0
         for gid, acked in stats.acknowledged.items():
             log = (await http.get(f"{base}/api/games/{gid}")).json()["log"]
-            lost += sum(1 for idx, text in acked.items() if idx >= len(log) or log[idx]["notation"] != text)
+            lost += sum(
+                1 for idx, text in acked.items() if idx >= len(log) or log[idx]["notation"] != text
+            )
     lat_ms = [x * 1000 for x in stats.latencies]
     return {
         "game": game,
@@ -158,7 +196,10 @@ async def run(base: str, games: int, seconds: float, game: str, seed: int, think
         "games_finished": stats.games_finished,
         "accepted_actions": stats.accepted,
         "actions_per_s": round(stats.accepted / elapsed, 1) if elapsed else None,
-        "latency_ms": {k: round(percentile(lat_ms, q), 2) for k, q in (("p50", 50), ("p95", 95), ("p99", 99), ("max", 100))},
+        "latency_ms": {
+            k: round(percentile(lat_ms, q), 2)
+            for k, q in (("p50", 50), ("p95", 95), ("p99", 99), ("max", 100))
+        },
         "errors": len(stats.errors),
         "error_samples": stats.errors[:5],
         "lost_moves": lost,
@@ -174,12 +215,17 @@ def free_port() -> int:
 def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     """The server (:func:`splendor.server.app.serve`, as ``splendor serve`` runs it, with
     the access log off) on loopback; returns once it answers."""
-    code = ("import sys; from splendor.server.app import serve; "
-            "from splendor.server.app import Limits; "
-            "serve(sys.argv[1], port=int(sys.argv[2]), bot_workers=1, access_log=False, log_level='warning', "
-            "limits=Limits.unlimited_rates())")
-    proc = subprocess.Popen([sys.executable, "-c", code, f"sqlite:///{db}", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    code = (
+        "import sys; from splendor.server.app import serve; "
+        "from splendor.server.app import Limits; "
+        "serve(sys.argv[1], port=int(sys.argv[2]), bot_workers=1, access_log=False, log_level='warning', "
+        "limits=Limits.unlimited_rates())"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, f"sqlite:///{db}", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -194,14 +240,20 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--games", type=int, default=10, help="concurrent games (N)")
     ap.add_argument("--seconds", type=float, default=30.0, help="time bound of the run")
     ap.add_argument("--game", choices=["splendor", "duel"], default="splendor")
     ap.add_argument("--url", default=None, help="a running server (default: start one here)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the clients' random choices")
-    ap.add_argument("--think", type=float, default=1.0,
-                    help="seconds a bot thinks before sending each action (0: at once, a saturation test)")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="seconds a bot thinks before sending each action (0: at once, a saturation test)",
+    )
     args = ap.parse_args()
     if args.games < 1 or args.seconds <= 0 or args.think < 0:
         ap.error("--games must be >= 1, --seconds > 0 and --think >= 0")
@@ -213,7 +265,9 @@ def main() -> None:
             proc = start_server(Path(tmp) / "bench.db", port)
             base = f"http://127.0.0.1:{port}"
         try:
-            result = asyncio.run(run(base.rstrip("/"), args.games, args.seconds, args.game, args.seed, args.think))
+            result = asyncio.run(
+                run(base.rstrip("/"), args.games, args.seconds, args.game, args.seed, args.think)
+            )
         finally:
             if proc is not None:
                 proc.terminate()

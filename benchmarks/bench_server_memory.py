@@ -56,7 +56,9 @@ def rss_mib() -> float:
 PEOPLE = [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bob"}]
 
 
-async def play_one(service: GameService, game: str, options: dict[str, Any], rng: random.Random) -> int:
+async def play_one(
+    service: GameService, game: str, options: dict[str, Any], rng: random.Random
+) -> int:
     """Create a game between two people and play it to its end with random legal
     actions; returns its number of moves."""
     made = await service.create(game, PEOPLE, options)
@@ -69,7 +71,7 @@ async def play_one(service: GameService, game: str, options: dict[str, Any], rng
 
 async def finished(args: argparse.Namespace, db: Path) -> dict[str, Any]:
     storage = Storage(f"sqlite:///{db}")
-    never = 10.0 ** 9
+    never = 10.0**9
     lifecycle = Lifecycle(
         evict_finished=never if args.no_evict else args.evict_finished,
         evict_idle=never if args.no_evict else 600.0,
@@ -102,12 +104,14 @@ async def finished(args: argparse.Namespace, db: Path) -> dict[str, Any]:
                 await asyncio.sleep(args.evict_finished)
                 await service.maintain()
             gc.collect()
-            report["checkpoints"].append({
-                "finished_games": done,
-                "games_in_memory": service.loaded,
-                "rss_mib": round(rss_mib(), 1),
-                "seconds": round(time.perf_counter() - t0, 1),
-            })
+            report["checkpoints"].append(
+                {
+                    "finished_games": done,
+                    "games_in_memory": service.loaded,
+                    "rss_mib": round(rss_mib(), 1),
+                    "seconds": round(time.perf_counter() - t0, 1),
+                }
+            )
             print(json.dumps(report["checkpoints"][-1]), file=sys.stderr)
     finally:
         await service.close()
@@ -123,7 +127,8 @@ async def finished(args: argparse.Namespace, db: Path) -> dict[str, Any]:
         evict_finished_s=None if args.no_evict else args.evict_finished,
         moves=moves,
         growth_kib_per_game=round((last["rss_mib"] - first["rss_mib"]) * 1024 / games_between, 2)
-        if games_between else None,
+        if games_between
+        else None,
     )
     return report
 
@@ -189,19 +194,37 @@ async def startup(args: argparse.Namespace, db: Path) -> dict[str, Any]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--mode", choices=["finished", "startup"], default="finished")
-    ap.add_argument("--games", type=int, default=10000, help="games to finish, or unfinished games to store")
+    ap.add_argument(
+        "--games", type=int, default=10000, help="games to finish, or unfinished games to store"
+    )
     ap.add_argument("--game", choices=["splendor", "duel"], default="duel")
-    ap.add_argument("--turn-cap", type=int, default=8,
-                    help="Duel only: end each game after this many turns (D25), so that many games finish fast "
-                         "(0: no cap)")
+    ap.add_argument(
+        "--turn-cap",
+        type=int,
+        default=8,
+        help="Duel only: end each game after this many turns (D25), so that many games finish fast "
+        "(0: no cap)",
+    )
     ap.add_argument("--concurrency", type=int, default=50, help="games played at once (finished)")
-    ap.add_argument("--checkpoints", type=lambda s: [int(x) for x in s.split(",")], default=[1000, 2000, 5000],
-                    help="comma-separated game counts at which to measure (finished; --games is always one)")
-    ap.add_argument("--evict-finished", type=float, default=1.0,
-                    help="seconds after which a finished game leaves memory (finished; the server's default is 60)")
-    ap.add_argument("--no-evict", action="store_true", help="keep every game in memory (as before the fix)")
+    ap.add_argument(
+        "--checkpoints",
+        type=lambda s: [int(x) for x in s.split(",")],
+        default=[1000, 2000, 5000],
+        help="comma-separated game counts at which to measure (finished; --games is always one)",
+    )
+    ap.add_argument(
+        "--evict-finished",
+        type=float,
+        default=1.0,
+        help="seconds after which a finished game leaves memory (finished; the server's default is 60)",
+    )
+    ap.add_argument(
+        "--no-evict", action="store_true", help="keep every game in memory (as before the fix)"
+    )
     ap.add_argument("--moves", type=int, default=20, help="moves per stored game (startup)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()

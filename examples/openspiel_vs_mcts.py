@@ -32,8 +32,14 @@ from splendor.bots import make_bot
 from splendor.rl import openspiel_game
 
 
-def make_openspiel_bot(game: pyspiel.Game, kind: str, simulations: int, rollout_length: int | None,
-                       uct_c: float, seed: int) -> pyspiel.Bot:
+def make_openspiel_bot(
+    game: pyspiel.Game,
+    kind: str,
+    simulations: int,
+    rollout_length: int | None,
+    uct_c: float,
+    seed: int,
+) -> pyspiel.Bot:
     """OpenSpiel's ``ISMCTSBot`` (``kind="ismcts"``) or a determinizing ``MCTSBot``
     (``kind="mcts"``), both with a random-rollout evaluator.
 
@@ -44,15 +50,20 @@ def make_openspiel_bot(game: pyspiel.Game, kind: str, simulations: int, rollout_
         n_rollouts=1, random_state=np.random.RandomState(seed), max_length=rollout_length
     )
     if kind == "ismcts":
-        return ismcts.ISMCTSBot(game, evaluator, uct_c, simulations, random_state=np.random.RandomState(seed))
+        return ismcts.ISMCTSBot(
+            game, evaluator, uct_c, simulations, random_state=np.random.RandomState(seed)
+        )
     if kind == "mcts":
-        inner = mcts.MCTSBot(game, uct_c, simulations, evaluator, random_state=np.random.RandomState(seed))
+        inner = mcts.MCTSBot(
+            game, uct_c, simulations, evaluator, random_state=np.random.RandomState(seed)
+        )
         return openspiel_game.DeterminizingBot(inner, seed=seed)
     raise ValueError(f"unknown OpenSpiel bot {kind!r}: use 'ismcts' or 'mcts'")
 
 
-def play_game(game: pyspiel.Game, openspiel_bot: pyspiel.Bot, openspiel_seat: int, ours: Any,
-              deal: int) -> tuple[list[float], int]:
+def play_game(
+    game: pyspiel.Game, openspiel_bot: pyspiel.Bot, openspiel_seat: int, ours: Any, deal: int
+) -> tuple[list[float], int]:
     """Play one game from deal number ``deal``; return the returns and the decisions played."""
     state = game.new_initial_state()
     state.apply_action(deal)
@@ -75,10 +86,18 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--game", choices=("classic", "duel"), default="classic")
     ap.add_argument("--players", type=int, default=2, help="classic only: 2-4")
     ap.add_argument("--games", type=int, default=4)
-    ap.add_argument("--openspiel", choices=("ismcts", "mcts"), default="ismcts", help="OpenSpiel bot")
-    ap.add_argument("--simulations", type=int, default=100, help="OpenSpiel bot simulations per decision")
-    ap.add_argument("--rollout-length", type=int, default=None,
-                    help="cut random rollouts after this many decisions (scored 0); default: to the end")
+    ap.add_argument(
+        "--openspiel", choices=("ismcts", "mcts"), default="ismcts", help="OpenSpiel bot"
+    )
+    ap.add_argument(
+        "--simulations", type=int, default=100, help="OpenSpiel bot simulations per decision"
+    )
+    ap.add_argument(
+        "--rollout-length",
+        type=int,
+        default=None,
+        help="cut random rollouts after this many decisions (scored 0); default: to the end",
+    )
     ap.add_argument("--uct-c", type=float, default=2.0)
     ap.add_argument("--ours", default="mcts:0.2s", help="our bot spec (splendor.bots.make_bot)")
     ap.add_argument("--seed", type=int, default=0)
@@ -98,8 +117,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     label = f"{args.openspiel}({args.simulations})"
     for g in range(args.games):
         seat = g % n
-        bot = make_openspiel_bot(game, args.openspiel, args.simulations, args.rollout_length,
-                                 args.uct_c, args.seed + g)
+        bot = make_openspiel_bot(
+            game, args.openspiel, args.simulations, args.rollout_length, args.uct_c, args.seed + g
+        )
         ours = make_bot(args.ours, seed=args.seed + g)
         deal = int(rng.integers(game.max_chance_outcomes()))
         start = time.perf_counter()
@@ -114,11 +134,19 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         if any(p != seat for p in won):
             tally["ours"] += 1
         tally["games"] += 1
-        who = ", ".join(("openspiel" if p == seat else "ours") + f"@{p}" for p in won) or "nobody (draw)"
-        print(f"game {g + 1}: deal {deal}, {label} at seat {seat}, {decisions} decisions, "
-              f"{time.perf_counter() - start:.1f}s, won by {who}", flush=True)
-    print(f"{args.game}, {n} players, {tally['games']} games: OpenSpiel {label} won "
-          f"{tally['openspiel']}, ours ({args.ours}) won {tally['ours']}, draws {tally['draws']}")
+        who = (
+            ", ".join(("openspiel" if p == seat else "ours") + f"@{p}" for p in won)
+            or "nobody (draw)"
+        )
+        print(
+            f"game {g + 1}: deal {deal}, {label} at seat {seat}, {decisions} decisions, "
+            f"{time.perf_counter() - start:.1f}s, won by {who}",
+            flush=True,
+        )
+    print(
+        f"{args.game}, {n} players, {tally['games']} games: OpenSpiel {label} won "
+        f"{tally['openspiel']}, ours ({args.ours}) won {tally['ours']}, draws {tally['draws']}"
+    )
     return tally
 
 

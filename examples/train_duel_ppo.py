@@ -51,8 +51,12 @@ GAME = "duel"
 OBS_SIZE = encoding.observation_size(GAME)
 NUM_ACTIONS = encoding.num_actions(GAME)
 _HIGH = encoding.observation_high(GAME)
-SCALE = torch.tensor(1.0 / np.where(np.isfinite(_HIGH), np.maximum(_HIGH, 1.0), 100.0), dtype=torch.float32)
-POINTS = next(f for f in encoding.layout(GAME) if f.name == "players.points").offset  # own row first
+SCALE = torch.tensor(
+    1.0 / np.where(np.isfinite(_HIGH), np.maximum(_HIGH, 1.0), 100.0), dtype=torch.float32
+)
+POINTS = next(
+    f for f in encoding.layout(GAME) if f.name == "players.points"
+).offset  # own row first
 
 
 class Policy(nn.Module):
@@ -104,7 +108,9 @@ def make_env(cfg: Config, seed: int) -> tuple[gymnasium.Env, dict[str, np.ndarra
     return env, obs
 
 
-def evaluate(policy: Policy, cfg: Config, games: int, seed: int, sample: bool) -> tuple[float, int, int, int]:
+def evaluate(
+    policy: Policy, cfg: Config, games: int, seed: int, sample: bool
+) -> tuple[float, int, int, int]:
     """(win rate, wins, losses, draws) over ``games`` games against the random bot, seats
     alternating; the policy samples its decision (``sample``) or takes the most probable."""
     env = gymnasium.make("splendor/SplendorDuel-v0", opponent="random", turn_cap=cfg.turn_cap)
@@ -146,7 +152,9 @@ def train(policy: Policy, cfg: Config) -> dict[str, float]:
     update = 0
     finished: list[float] = []
     total_steps = 0
-    while (cfg.updates is None or update < cfg.updates) and (update == 0 or time.monotonic() < t_end):
+    while (cfg.updates is None or update < cfg.updates) and (
+        update == 0 or time.monotonic() < t_end
+    ):
         b_obs = torch.zeros(T, E, OBS_SIZE)
         b_mask = torch.zeros(T, E, NUM_ACTIONS, dtype=torch.bool)
         b_act = torch.zeros(T, E, dtype=torch.long)
@@ -187,7 +195,12 @@ def train(policy: Policy, cfg: Config) -> dict[str, float]:
             adv[t] = last
         ret = adv + b_val[:T]
         f_obs, f_mask = b_obs.reshape(T * E, -1), b_mask.reshape(T * E, -1)
-        f_act, f_logp, f_adv, f_ret = b_act.reshape(-1), b_logp.reshape(-1), adv.reshape(-1), ret.reshape(-1)
+        f_act, f_logp, f_adv, f_ret = (
+            b_act.reshape(-1),
+            b_logp.reshape(-1),
+            adv.reshape(-1),
+            ret.reshape(-1),
+        )
         n = T * E
         for _ in range(cfg.epochs):
             perm = torch.randperm(n)
@@ -199,7 +212,9 @@ def train(policy: Policy, cfg: Config) -> dict[str, float]:
                 a_ = f_adv[idx]
                 a_ = (a_ - a_.mean()) / (a_.std() + 1e-8)
                 ratio = torch.exp(logp - f_logp[idx])
-                pg = -torch.min(ratio * a_, torch.clamp(ratio, 1 - cfg.clip, 1 + cfg.clip) * a_).mean()
+                pg = -torch.min(
+                    ratio * a_, torch.clamp(ratio, 1 - cfg.clip, 1 + cfg.clip) * a_
+                ).mean()
                 vloss = ((v - f_ret[idx]) ** 2).mean()
                 loss = pg + cfg.vf * vloss - cfg.ent * dist.entropy().mean()
                 opt.zero_grad()
@@ -239,8 +254,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--clip", type=float, default=0.2)
     ap.add_argument("--ent", type=float, default=0.01, help="entropy bonus")
     ap.add_argument("--vf", type=float, default=0.5, help="value loss weight")
-    ap.add_argument("--shaping", type=float, default=0.02, help="reward per prestige point gained (0: terminal only)")
-    ap.add_argument("--turn-cap", type=int, default=200, help="D25 turn cap of training and evaluation games")
+    ap.add_argument(
+        "--shaping",
+        type=float,
+        default=0.02,
+        help="reward per prestige point gained (0: terminal only)",
+    )
+    ap.add_argument(
+        "--turn-cap", type=int, default=200, help="D25 turn cap of training and evaluation games"
+    )
     ap.add_argument("--eval-games", type=int, default=100, help="evaluation games per policy mode")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1, help="torch threads")

@@ -170,8 +170,16 @@ def test_ctrl_c_at_the_prompt_saves_the_record(tmp_path):
 def duel_game(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     path = tmp_path_factory.mktemp("cli") / "duel.json"
     done = splendor(
-        "play", "--game", "duel", "--seats", "random,random", "--seed", "3", "--quiet",
-        "--record", str(path),
+        "play",
+        "--game",
+        "duel",
+        "--seats",
+        "random,random",
+        "--seed",
+        "3",
+        "--quiet",
+        "--record",
+        str(path),
     )
     return path, done
 
@@ -206,8 +214,18 @@ def _run(*args: str, stdin: str | None = None):
 def test_replay_of_a_capped_duel_says_no_winner(tmp_path):
     path = tmp_path / "cap.json"
     done = _run(
-        "play", "--game", "duel", "--seats", "random,random", "--seed", "4", "--quiet",
-        "--turn-cap", "12", "--record", str(path),
+        "play",
+        "--game",
+        "duel",
+        "--seats",
+        "random,random",
+        "--seed",
+        "4",
+        "--quiet",
+        "--turn-cap",
+        "12",
+        "--record",
+        str(path),
     )
     assert done.exit_code == 0, done.output
     assert "no winner (turn cap, 12 turns)" in done.stdout
@@ -220,8 +238,18 @@ def test_replay_of_a_capped_duel_says_no_winner(tmp_path):
 def test_a_person_plays_duel_from_piped_input(tmp_path):
     path = tmp_path / "h.json"
     done = _run(
-        "play", "-g", "duel", "--seats", "human,random", "--seed", "3", "--name", "ann",
-        "--record", str(path), stdin="take a1 c1\n?\ntake b1 c1\n",
+        "play",
+        "-g",
+        "duel",
+        "--seats",
+        "human,random",
+        "--seed",
+        "3",
+        "--name",
+        "ann",
+        "--record",
+        str(path),
+        stdin="take a1 c1\n?\ntake b1 c1\n",
     )
     assert done.exit_code == 0, done.output
     out = done.stdout
@@ -290,7 +318,10 @@ def test_replay_of_a_forfeit_names_the_reason_and_the_winner(tmp_path):
             return super().choose(observation, legal_actions)
 
     _, rec = play_game(
-        [RandomBot(1), Breaks(2)], game="splendor", seed=3, names=["ann", "bob"],
+        [RandomBot(1), Breaks(2)],
+        game="splendor",
+        seed=3,
+        names=["ann", "bob"],
         forfeit_on_error=True,
     )
     path = rec.save(tmp_path / "forfeit.json")
@@ -313,11 +344,23 @@ def _valid_record_dict(seed: int = 3) -> dict:
 @pytest.mark.parametrize(
     "change, message",
     [
-        (lambda d: d.update(metadata=5), "record field 'metadata' must be an object (or null), got a whole number"),
-        (lambda d: d.update(metadata=[1]), "record field 'metadata' must be an object (or null), got a list"),
-        (lambda d: d["actions"].__setitem__(2, "[/]take [bold]X"), "action 3 ('[/]take [bold]X') is malformed"),
+        (
+            lambda d: d.update(metadata=5),
+            "record field 'metadata' must be an object (or null), got a whole number",
+        ),
+        (
+            lambda d: d.update(metadata=[1]),
+            "record field 'metadata' must be an object (or null), got a list",
+        ),
+        (
+            lambda d: d["actions"].__setitem__(2, "[/]take [bold]X"),
+            "action 3 ('[/]take [bold]X') is malformed",
+        ),
         (lambda d: d["actions"].__setitem__(1, "buy 3.1"), "action 2 ('buy 3.1') is illegal"),
-        (lambda d: d["result"].update(turns=[1]), "record result 'turns' must be a whole number >= 0, got [1]"),
+        (
+            lambda d: d["result"].update(turns=[1]),
+            "record result 'turns' must be a whole number >= 0, got [1]",
+        ),
     ],
     ids=["metadata-int", "metadata-list", "markup-in-action", "illegal-long-message", "turns-list"],
 )
@@ -338,7 +381,10 @@ def test_replay_of_a_malformed_record_prints_one_line(tmp_path, change, message)
     "text, message",
     [
         ("[" * 100_000, "its JSON is nested too deeply"),
-        ('{"format": "splendor-record", "version": ' + "7" * 5001 + "}", "more digits than Python reads"),
+        (
+            '{"format": "splendor-record", "version": ' + "7" * 5001 + "}",
+            "more digits than Python reads",
+        ),
         ("[1, 2]", "a record must be a JSON object, got a list"),
     ],
     ids=["deep", "huge-number", "list"],

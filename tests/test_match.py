@@ -170,7 +170,9 @@ def test_tampered_forfeit_seat_is_rejected():
         _replay(data)
     for seat in (3, -1, "1", True, None):
         data["result"]["forfeit"]["seat"] = seat
-        with pytest.raises(RecordError, match=f"forfeit seat {seat!r} is not a seat of this 3-player"):
+        with pytest.raises(
+            RecordError, match=f"forfeit seat {seat!r} is not a seat of this 3-player"
+        ):
             GameRecord.from_dict(data)
 
 

@@ -162,12 +162,16 @@ def test_a_capped_record_has_no_winner_round_trips_and_replays(tmp_path):
     "mutate, message",
     [
         (lambda d: d["actions"].pop(), "decision cap of 5, but it holds 4 actions"),
-        (lambda d: d["actions"].append(_capped_record(6)[1].actions[5]),  # a legal 6th
-         "decision cap of 5, but it holds 6 actions"),
+        (
+            lambda d: d["actions"].append(_capped_record(6)[1].actions[5]),  # a legal 6th
+            "decision cap of 5, but it holds 6 actions",
+        ),
         (lambda d: d["result"].update(decision_cap=4), "decision cap of 4, but it holds 5"),
-        (lambda d: d["result"].update(winners=[0]),
-         r"winners \[0\] does not match the replayed game \(\[\]\): a game stopped by its "
-         "decision cap has no winner"),
+        (
+            lambda d: d["result"].update(winners=[0]),
+            r"winners \[0\] does not match the replayed game \(\[\]\): a game stopped by its "
+            "decision cap has no winner",
+        ),
         (lambda d: d["result"].update(scores=[3, 0]), "scores"),
     ],
 )
@@ -200,9 +204,12 @@ def test_malformed_decision_cap_results_are_refused_on_load(change, message):
 def test_a_decision_cap_whose_actions_finish_the_game_is_refused():
     _, rec = _finished_record()
     data = rec.to_dict()
-    data["result"] = dict(data["result"], winners=[], end_reason="decision_cap",
-                          decision_cap=len(rec.actions))
-    with pytest.raises(RecordError, match="stopped by a decision cap.*but its actions finish the game"):
+    data["result"] = dict(
+        data["result"], winners=[], end_reason="decision_cap", decision_cap=len(rec.actions)
+    )
+    with pytest.raises(
+        RecordError, match="stopped by a decision cap.*but its actions finish the game"
+    ):
         GameRecord.from_dict(data).replay()
 
 
@@ -212,15 +219,33 @@ def test_a_decision_cap_whose_actions_finish_the_game_is_refused():
 @pytest.mark.parametrize(
     "mutate, message",
     [
-        (lambda d: d.update(metadata=5), "field 'metadata' must be an object (or null), got a whole number"),
-        (lambda d: d.update(metadata=[1, 2]), "field 'metadata' must be an object (or null), got a list"),
-        (lambda d: d.update(metadata="ab"), "field 'metadata' must be an object (or null), got a string"),
+        (
+            lambda d: d.update(metadata=5),
+            "field 'metadata' must be an object (or null), got a whole number",
+        ),
+        (
+            lambda d: d.update(metadata=[1, 2]),
+            "field 'metadata' must be an object (or null), got a list",
+        ),
+        (
+            lambda d: d.update(metadata="ab"),
+            "field 'metadata' must be an object (or null), got a string",
+        ),
         (lambda d: d.update(options=[]), "field 'options' must be an object (or null), got a list"),
-        (lambda d: d.update(options=0), "field 'options' must be an object (or null), got a whole number"),
-        (lambda d: d.update(players=[1, 2]), "field 'players' must hold names (strings); name 1 is a whole number"),
+        (
+            lambda d: d.update(options=0),
+            "field 'options' must be an object (or null), got a whole number",
+        ),
+        (
+            lambda d: d.update(players=[1, 2]),
+            "field 'players' must hold names (strings); name 1 is a whole number",
+        ),
         (lambda d: d.update(players=["a", None]), "name 2 is null"),
         (lambda d: d.update(started_at={"a": 1}), "field 'started_at' must be an ISO 8601 time"),
-        (lambda d: d.update(num_players=True), "field 'num_players' must be a whole number of seats, got true"),
+        (
+            lambda d: d.update(num_players=True),
+            "field 'num_players' must be a whole number of seats, got true",
+        ),
         (lambda d: d.update(seed="7"), "field 'seed' must be a whole number, got a string"),
         (lambda d: d.update(seed=10**5000), "field 'seed' is out of range"),
         (lambda d: d.update(num_players=10**30), "field 'num_players' is out of range"),
@@ -228,22 +253,50 @@ def test_a_decision_cap_whose_actions_finish_the_game_is_refused():
         (lambda d: d.update(version=True), "unsupported record version True"),
         (lambda d: d.update(actions=["pass", 3]), "action 2 is not a string but a whole number"),
         (lambda d: d.update(result=[1]), "field 'result' must be an object or null, got a list"),
-        (lambda d: d["result"].update(scores="x"), "result 'scores' must be a list of 2 whole numbers"),
-        (lambda d: d["result"].update(scores=[1]), "result 'scores' must be a list of 2 whole numbers"),
-        (lambda d: d["result"].update(winners=[5]), "result 'winners' must be a list of distinct seats 0..1"),
+        (
+            lambda d: d["result"].update(scores="x"),
+            "result 'scores' must be a list of 2 whole numbers",
+        ),
+        (
+            lambda d: d["result"].update(scores=[1]),
+            "result 'scores' must be a list of 2 whole numbers",
+        ),
+        (
+            lambda d: d["result"].update(winners=[5]),
+            "result 'winners' must be a list of distinct seats 0..1",
+        ),
         (lambda d: d["result"].update(winners=[0, 0]), "distinct seats"),
-        (lambda d: d["result"].update(end_reason=[1]), "result 'end_reason' must be a string or null, got a list"),
-        (lambda d: d["result"].update(turns="70"), "result 'turns' must be a whole number >= 0, got '70'"),
-        (lambda d: d["result"].update(turns=-1), "result 'turns' must be a whole number >= 0, got -1"),
-        (lambda d: d["result"].pop("turns"), "result 'turns' must be a whole number >= 0, got None"),
+        (
+            lambda d: d["result"].update(end_reason=[1]),
+            "result 'end_reason' must be a string or null, got a list",
+        ),
+        (
+            lambda d: d["result"].update(turns="70"),
+            "result 'turns' must be a whole number >= 0, got '70'",
+        ),
+        (
+            lambda d: d["result"].update(turns=-1),
+            "result 'turns' must be a whole number >= 0, got -1",
+        ),
+        (
+            lambda d: d["result"].pop("turns"),
+            "result 'turns' must be a whole number >= 0, got None",
+        ),
         (lambda d: d["result"].update(extra={1: 2}), "has a key 1 that is not a string"),
         (lambda d: d["metadata"].update(x=float("nan")), "holds nan, which is not a JSON number"),
         (lambda d: d["metadata"].update(x=10**4500), "holds a number of more than 4000 digits"),
-        (lambda d: d["metadata"].update(x=b"bytes"), "holds a Python bytes, which JSON cannot hold"),
+        (
+            lambda d: d["metadata"].update(x=b"bytes"),
+            "holds a Python bytes, which JSON cannot hold",
+        ),
         (lambda d: d["metadata"].update(x=_nested(100)), "nested more than 64 levels deep"),
         (lambda d: d["metadata"].update(x=_nested(100_000)), "nested more than 64 levels deep"),
-        (lambda d: d["result"].update(forfeit={"seat": 10**400, "reason": ""}, end_reason="forfeit"),
-         "forfeit seat a whole number of 1329 bits is not a seat"),
+        (
+            lambda d: d["result"].update(
+                forfeit={"seat": 10**400, "reason": ""}, end_reason="forfeit"
+            ),
+            "forfeit seat a whole number of 1329 bits is not a seat",
+        ),
     ],
 )
 def test_every_malformed_field_is_a_record_error_naming_it(mutate, message):
@@ -281,8 +334,10 @@ def test_a_record_that_is_not_an_object(data, message):
     "text, message",
     [
         ("[" * 100_000, "nested too deeply"),
-        ('{"format": "splendor-record", "version": ' + "1" * 5001 + "}",
-         "a number of more digits than Python reads"),
+        (
+            '{"format": "splendor-record", "version": ' + "1" * 5001 + "}",
+            "a number of more digits than Python reads",
+        ),
         ('{"format": "splendor-record", "metadata": NaN}', "NaN is not a JSON number"),
         (b"\xff\xfe{}", "not UTF-8 text"),
         ("", "not valid JSON"),
@@ -335,7 +390,9 @@ def test_a_tampered_turn_count_or_end_reason_is_detected():
     for key, value in (("turns", rec.result["turns"] + 1), ("end_reason", "turn_cap")):
         data = json.loads(rec.to_json())
         data["result"][key] = value
-        with pytest.raises(RecordError, match=f"record result {key} .* does not match the replayed game"):
+        with pytest.raises(
+            RecordError, match=f"record result {key} .* does not match the replayed game"
+        ):
             GameRecord.from_dict(data).replay()
 
 

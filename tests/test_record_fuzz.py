@@ -42,8 +42,27 @@ def seeds() -> list[dict[str, Any]]:
 
 
 SCALARS: list[Any] = [
-    None, True, False, 0, 1, -1, 2, 7, 2**63, 10**30, 1.5, -0.0, "", "splendor", "duel",
-    "forfeit", "decision_cap", "take W U G", "pass", "buy 1.1", "x" * 300,
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    2,
+    7,
+    2**63,
+    10**30,
+    1.5,
+    -0.0,
+    "",
+    "splendor",
+    "duel",
+    "forfeit",
+    "decision_cap",
+    "take W U G",
+    "pass",
+    "buy 1.1",
+    "x" * 300,
 ]
 
 
@@ -103,9 +122,23 @@ def _text_noise(rng: random.Random, text: str) -> str:
     """``text`` with a few characters changed, cut, or a pathological piece inserted."""
     for _ in range(rng.randrange(1, 3)):
         i = rng.randrange(len(text) + 1)
-        piece = rng.choice(["", "]", "}", ",", '"', "[" * 100_000, "9" * 5001, "NaN", "1e999",
-                            "\\ud800", "\x00", "{" * 50])
-        text = text[:i] + piece + text[i + rng.randrange(0, 3):]
+        piece = rng.choice(
+            [
+                "",
+                "]",
+                "}",
+                ",",
+                '"',
+                "[" * 100_000,
+                "9" * 5001,
+                "NaN",
+                "1e999",
+                "\\ud800",
+                "\x00",
+                "{" * 50,
+            ]
+        )
+        text = text[:i] + piece + text[i + rng.randrange(0, 3) :]
     return text
 
 
@@ -113,7 +146,11 @@ def _check(source: Any, counts: dict[str, int]) -> None:
     """Read ``source`` (a dict: from_dict; text: from_json); only a clean RecordError or a
     record that writes back as read and replays (or fails with RecordError) passes."""
     try:
-        rec = GameRecord.from_json(source) if isinstance(source, str) else GameRecord.from_dict(source)
+        rec = (
+            GameRecord.from_json(source)
+            if isinstance(source, str)
+            else GameRecord.from_dict(source)
+        )
     except RecordError as e:
         assert "\n" not in str(e) and len(str(e)) < 2000, str(e)[:300]
         counts["refused"] += 1
@@ -150,4 +187,7 @@ def test_fuzz_records(seeds):
     print(f"record fuzz: 1500 inputs, {counts}")  # shown with pytest -s
     assert counts["corrupted"] == 0
     # the fuzzer reaches every outcome (not a result pinned in advance)
-    assert min(counts["refused"], counts["accepted"], counts["replayed"], counts["replay_refused"]) >= 20, counts
+    assert (
+        min(counts["refused"], counts["accepted"], counts["replayed"], counts["replay_refused"])
+        >= 20
+    ), counts

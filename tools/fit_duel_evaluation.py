@@ -105,8 +105,10 @@ def main() -> None:
     w = fit(design[train], y[train])
     held = ~train
     print(f"{len(y)} positions, {held.sum()} held out")
-    print(f"held-out log-loss: fitted {log_loss(1 / (1 + np.exp(-design[held] @ w)), y[held]):.4f}, "
-          f"constant {log_loss(np.full(held.sum(), y[train].mean()), y[held]):.4f}")
+    print(
+        f"held-out log-loss: fitted {log_loss(1 / (1 + np.exp(-design[held] @ w)), y[held]):.4f}, "
+        f"constant {log_loss(np.full(held.sum(), y[train].mean()), y[held]):.4f}"
+    )
     print(f"DUEL_EVAL_TEMPO = {w[0]:.2f}")
     print("DUEL_EVAL_WEIGHTS =", "[" + ", ".join(f"{v:.2f}" for v in w[1:]) + "]")
     for name, v in zip(DUEL_FEATURES, w[1:]):

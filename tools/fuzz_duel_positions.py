@@ -54,8 +54,19 @@ BASE_TURN_CAP = 150  # their turn cap (D25): games, and accepted mutants, end
 SAMPLE_RATE = 0.08  # share of a game's positions kept as bases (plus each phase's first)
 MAX_DECISIONS = 4000  # per accepted mutant (only reached without a turn cap)
 RARE_KINDS = frozenset(
-    ("buy", "buy_choose", "pay_gold", "take_gold", "reserve_deck", "privilege", "replenish",
-     "steal", "joker", "royal", "token")
+    (
+        "buy",
+        "buy_choose",
+        "pay_gold",
+        "take_gold",
+        "reserve_deck",
+        "privilege",
+        "replenish",
+        "steal",
+        "joker",
+        "royal",
+        "token",
+    )
 )
 KIND_OF = tuple(a.kind for a in ACTIONS)
 FIELDS = tuple(n for n in STATE_DTYPE.names if n != "rng")
@@ -427,15 +438,31 @@ def _worker(seed: int, start: int, stop: int, abort_at: int) -> None:
 
 
 def _run_chunk(
-    seed: int, start: int, stop: int, env: dict[str, str], totals: dict[str, Any], key: str,
+    seed: int,
+    start: int,
+    stop: int,
+    env: dict[str, str],
+    totals: dict[str, Any],
+    key: str,
     abort_at: int = -1,
 ) -> None:
     """Run inputs ``start .. stop - 1`` in child processes, restarting after a crash;
     add the outcomes to ``totals["all"]`` and ``totals[key]``. ``abort_at`` makes the
     child abort on that input (to test the crash accounting)."""
     while start < stop:
-        cmd = [sys.executable, __file__, "--worker", "--seed", str(seed), "--start", str(start),
-               "--stop", str(stop), "--abort-at", str(abort_at)]
+        cmd = [
+            sys.executable,
+            __file__,
+            "--worker",
+            "--seed",
+            str(seed),
+            "--start",
+            str(start),
+            "--stop",
+            str(stop),
+            "--abort-at",
+            str(abort_at),
+        ]
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
         last = start - 1
         for raw in proc.stdout.splitlines():
@@ -461,8 +488,12 @@ def _run_chunk(
             totals[k]["crashes"] += 1
         if len(totals["examples"]) < totals["max_examples"]:
             totals["examples"].append(
-                {"i": crashed, "o": "crash", "returncode": proc.returncode,
-                 "stderr": proc.stderr[-800:]}
+                {
+                    "i": crashed,
+                    "o": "crash",
+                    "returncode": proc.returncode,
+                    "stderr": proc.stderr[-800:],
+                }
             )
         start = crashed + 1
 
@@ -473,8 +504,13 @@ def campaign(
     """Run ``count`` inputs in chunks of ``chunk`` (each in child processes); a share of the
     chunks with ``NUMBA_BOUNDSCHECK=1``. Returns the totals."""
     zero = {k: 0 for k in ("tried", *OUTCOMES, "decisions")}
-    totals: dict[str, Any] = {"all": dict(zero), "plain": dict(zero), "boundscheck": dict(zero),
-                              "examples": [], "max_examples": max_examples}
+    totals: dict[str, Any] = {
+        "all": dict(zero),
+        "plain": dict(zero),
+        "boundscheck": dict(zero),
+        "examples": [],
+        "max_examples": max_examples,
+    }
     chunks = [(s, min(s + chunk, count)) for s in range(0, count, chunk)]
     n_checked = round(len(chunks) * boundscheck_share)
     # spread the bounds-checked chunks evenly over the campaign
@@ -493,7 +529,8 @@ def campaign(
                 f"[{time.time() - t0:7.0f} s] {done['tried']}/{count}: refused {done['refused']}, "
                 f"accepted {done['accepted']}, corrupted {done['corrupted']}, "
                 f"crashes {done['crashes']}, unfinished {done['unfinished']}",
-                file=sys.stderr, flush=True,
+                file=sys.stderr,
+                flush=True,
             )
     totals.pop("max_examples")
     totals["seconds"] = round(time.time() - t0, 1)
@@ -506,8 +543,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--count", type=int, default=10000, help="mutated positions to try")
     ap.add_argument("--seed", type=int, default=1, help="campaign seed")
     ap.add_argument("--chunk", type=int, default=2000, help="inputs per child process")
-    ap.add_argument("--boundscheck-share", type=float, default=0.05,
-                    help="share of chunks run with NUMBA_BOUNDSCHECK=1 (0..1)")
+    ap.add_argument(
+        "--boundscheck-share",
+        type=float,
+        default=0.05,
+        help="share of chunks run with NUMBA_BOUNDSCHECK=1 (0..1)",
+    )
     ap.add_argument("--examples", type=int, default=20, help="corrupted inputs to show")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--start", type=int, default=0, help=argparse.SUPPRESS)
@@ -521,8 +562,17 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--count and --chunk must be positive, --boundscheck-share within 0..1")
     totals = campaign(args.count, args.seed, args.chunk, args.boundscheck_share, args.examples)
     totals["command"] = " ".join(
-        ["tools/fuzz_duel_positions.py", "--count", str(args.count), "--seed", str(args.seed),
-         "--chunk", str(args.chunk), "--boundscheck-share", str(args.boundscheck_share)]
+        [
+            "tools/fuzz_duel_positions.py",
+            "--count",
+            str(args.count),
+            "--seed",
+            str(args.seed),
+            "--chunk",
+            str(args.chunk),
+            "--boundscheck-share",
+            str(args.boundscheck_share),
+        ]
     )
     print(json.dumps(totals, indent=1))
     bad = totals["all"]["corrupted"] + totals["all"]["crashes"]

@@ -72,8 +72,12 @@ class Figures:
 
     def as_dict(self) -> dict[str, object]:
         return {
-            "tried": self.tried, "refused": self.refused, "accepted": self.accepted,
-            "corrupted": self.corrupted, "crashes": self.crashes, "capped": self.capped,
+            "tried": self.tried,
+            "refused": self.refused,
+            "accepted": self.accepted,
+            "corrupted": self.corrupted,
+            "crashes": self.crashes,
+            "capped": self.capped,
             "examples": self.examples,
         }
 
@@ -85,7 +89,12 @@ def _reader(stream, lines: "queue.Queue[str | None]") -> None:
 
 
 def run_chunk(
-    game: str, seed: int, start: int, count: int, boundscheck: bool, cache_dir: str | None,
+    game: str,
+    seed: int,
+    start: int,
+    count: int,
+    boundscheck: bool,
+    cache_dir: str | None,
     hang_s: float,
 ) -> Figures:
     """Run inputs ``start .. start + count - 1`` in child processes: when a child dies or
@@ -100,10 +109,20 @@ def run_chunk(
             env["NUMBA_CACHE_DIR"] = cache_dir
     nxt, end = start, start + count
     while nxt < end:
-        cmd = [sys.executable, "-m", HARNESS[game], "--seed", str(seed), "--start", str(nxt),
-               "--count", str(end - nxt)] + (["--expect-boundscheck"] if boundscheck else [])
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        cmd = [
+            sys.executable,
+            "-m",
+            HARNESS[game],
+            "--seed",
+            str(seed),
+            "--start",
+            str(nxt),
+            "--count",
+            str(end - nxt),
+        ] + (["--expect-boundscheck"] if boundscheck else [])
+        proc = subprocess.Popen(
+            cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
         lines: "queue.Queue[str | None]" = queue.Queue()
         threading.Thread(target=_reader, args=(proc.stdout, lines), daemon=True).start()
         err: list[str] = []
@@ -136,7 +155,9 @@ def run_chunk(
         if finished and proc.returncode == 0:
             break
         if proc.returncode == 3:
-            raise SystemExit(f"bounds checking is not in effect in the child: {''.join(err).strip()}")
+            raise SystemExit(
+                f"bounds checking is not in effect in the child: {''.join(err).strip()}"
+            )
         figures.tried += 1
         figures.crashes += 1
         why = "hung" if hung else f"exit status {proc.returncode}"
@@ -153,18 +174,35 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1, help="campaign seed (default 1)")
     p.add_argument("--chunk", type=int, default=2500, help="inputs per child process")
     p.add_argument("--jobs", type=int, default=1, help="child processes at a time")
-    p.add_argument("--boundscheck-share", type=float, default=0.05,
-                   help="fraction of chunks run with NUMBA_BOUNDSCHECK=1 (default 0.05)")
-    p.add_argument("--hang", type=float, default=300.0,
-                   help="seconds without progress before a child counts as hung")
+    p.add_argument(
+        "--boundscheck-share",
+        type=float,
+        default=0.05,
+        help="fraction of chunks run with NUMBA_BOUNDSCHECK=1 (default 0.05)",
+    )
+    p.add_argument(
+        "--hang",
+        type=float,
+        default=300.0,
+        help="seconds without progress before a child counts as hung",
+    )
     p.add_argument("--json", action="store_true", help="print the figures as JSON only")
     args = p.parse_args(argv)
     if args.count < 1 or args.chunk < 1 or args.jobs < 1 or not 0 <= args.boundscheck_share <= 1:
         p.error("--count, --chunk and --jobs must be positive, --boundscheck-share in 0..1")
     if args.game == "duel":  # Duel's own campaign (its own mutations and protocol)
-        duel = [sys.executable, str(ROOT / "tools" / "fuzz_duel_positions.py"), "--count", str(args.count),
-                "--seed", str(args.seed), "--chunk", str(args.chunk),
-                "--boundscheck-share", str(args.boundscheck_share)]
+        duel = [
+            sys.executable,
+            str(ROOT / "tools" / "fuzz_duel_positions.py"),
+            "--count",
+            str(args.count),
+            "--seed",
+            str(args.seed),
+            "--chunk",
+            str(args.chunk),
+            "--boundscheck-share",
+            str(args.boundscheck_share),
+        ]
         return subprocess.call(duel)
 
     chunks = [(s, min(args.chunk, args.count - s)) for s in range(0, args.count, args.chunk)]
@@ -177,7 +215,12 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="fuzz-positions-numba-") as cache_dir:
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
             futures = [
-                (k, pool.submit(run_chunk, args.game, args.seed, s, c, k in checked, cache_dir, args.hang))
+                (
+                    k,
+                    pool.submit(
+                        run_chunk, args.game, args.seed, s, c, k in checked, cache_dir, args.hang
+                    ),
+                )
                 for k, (s, c) in enumerate(chunks)
             ]
             for k, fut in futures:
@@ -186,20 +229,30 @@ def main(argv: list[str] | None = None) -> int:
                 if k in checked:
                     bounds.merge(f)
                 if not args.json:
-                    print(f"chunk {k + 1}/{len(chunks)}{' (boundscheck)' if k in checked else ''}: "
-                          f"tried {f.tried} refused {f.refused} accepted {f.accepted} "
-                          f"corrupted {f.corrupted} crashes {f.crashes}", file=sys.stderr, flush=True)
+                    print(
+                        f"chunk {k + 1}/{len(chunks)}{' (boundscheck)' if k in checked else ''}: "
+                        f"tried {f.tried} refused {f.refused} accepted {f.accepted} "
+                        f"corrupted {f.corrupted} crashes {f.crashes}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
     elapsed = time.perf_counter() - started
     report = {
-        "game": args.game, "seed": args.seed, "count": args.count, "seconds": round(elapsed, 1),
-        "all": total.as_dict(), "boundscheck": bounds.as_dict(),
+        "game": args.game,
+        "seed": args.seed,
+        "count": args.count,
+        "seconds": round(elapsed, 1),
+        "all": total.as_dict(),
+        "boundscheck": bounds.as_dict(),
     }
     if args.json:
         print(json.dumps(report, indent=1))
     else:
         for name, f in (("all inputs", total), ("NUMBA_BOUNDSCHECK=1 share", bounds)):
-            print(f"{args.game} {name}: tried {f.tried}, refused {f.refused}, accepted "
-                  f"{f.accepted} (capped {f.capped}), corrupted {f.corrupted}, crashes {f.crashes}")
+            print(
+                f"{args.game} {name}: tried {f.tried}, refused {f.refused}, accepted "
+                f"{f.accepted} (capped {f.capped}), corrupted {f.corrupted}, crashes {f.crashes}"
+            )
         for line in total.examples:
             print("  " + line)
         print(f"{elapsed:.0f} s")

@@ -54,8 +54,14 @@ DUEL_TURN_CAP = 1000
 
 
 @njit(cache=True)
-def _classic_games(arr: np.ndarray, num_players: int, first_seed: int, n_games: int,
-                   rng: np.ndarray, stats: np.ndarray) -> None:
+def _classic_games(
+    arr: np.ndarray,
+    num_players: int,
+    first_seed: int,
+    n_games: int,
+    rng: np.ndarray,
+    stats: np.ndarray,
+) -> None:
     """Play ``n_games`` random classic games in ``arr``; add decisions, turns and stalled
     games (C17) to ``stats``."""
     for g in range(n_games):
@@ -68,8 +74,14 @@ def _classic_games(arr: np.ndarray, num_players: int, first_seed: int, n_games: 
 
 
 @njit(cache=True)
-def _duel_games(arr: np.ndarray, num_players: int, first_seed: int, n_games: int,
-                rng: np.ndarray, stats: np.ndarray) -> None:
+def _duel_games(
+    arr: np.ndarray,
+    num_players: int,
+    first_seed: int,
+    n_games: int,
+    rng: np.ndarray,
+    stats: np.ndarray,
+) -> None:
     """Play ``n_games`` random duel games in ``arr``; add decisions, turns and capped games
     (D25) to ``stats``. ``num_players`` is always 2 (same signature as the classic loop)."""
     for g in range(n_games):
@@ -308,8 +320,12 @@ def run(
     return out
 
 
-def main(seconds: float = 3.0, player_counts: list[int] | None = None,
-         output: Path | None = None, games: list[str] | None = None) -> dict[str, Any]:
+def main(
+    seconds: float = 3.0,
+    player_counts: list[int] | None = None,
+    output: Path | None = None,
+    games: list[str] | None = None,
+) -> dict[str, Any]:
     """Run :func:`run`, print its JSON, and write it to ``output`` if given."""
     print("preparing the engine…", file=sys.stderr, flush=True)
     result = run(seconds, player_counts, games)

@@ -193,7 +193,9 @@ def arena(
         "of the bots, all on the same deal).",
     ),
     players: int = typer.Option(2, "--players", "-p", help="Seats per game: 2-4 classic, 2 duel."),
-    seed: int = typer.Option(0, "--seed", help="Arena seed: the deals and bot seeds derive from it."),
+    seed: int = typer.Option(
+        0, "--seed", help="Arena seed: the deals and bot seeds derive from it."
+    ),
     backend: str = typer.Option(
         "local", "--backend", help="Where games run: local (process pool), serial, ray."
     ),
@@ -201,14 +203,21 @@ def arena(
         None, "--workers", "-j", help="Local processes (or CPUs of a local Ray); default all cores."
     ),
     address: Optional[str] = typer.Option(
-        None, "--address", help="Ray cluster address for --backend ray (e.g. auto, ray://host:10001); "
-        "without it a local Ray instance is started."
+        None,
+        "--address",
+        help="Ray cluster address for --backend ray (e.g. auto, ray://host:10001); "
+        "without it a local Ray instance is started.",
     ),
     out: Optional[Path] = typer.Option(
-        None, "--out", "-o", help="Output folder (default arena/<time>/): records, results.json, ratings.png."
+        None,
+        "--out",
+        "-o",
+        help="Output folder (default arena/<time>/): records, results.json, ratings.png.",
     ),
     turn_cap: Optional[int] = typer.Option(
-        None, "--turn-cap", help="Duel only (D25): games end with no winner after N turns (default 400; 0: none)."
+        None,
+        "--turn-cap",
+        help="Duel only (D25): games end with no winner after N turns (default 400; 0: none).",
     ),
     max_decisions: Optional[int] = typer.Option(
         None,
@@ -217,14 +226,18 @@ def arena(
         "(end reason decision_cap), since two bots can stall for ever; not a rule. "
         "Default 2000 (real games take 50-270); 0: none.",
     ),
-    bootstrap: int = typer.Option(500, "--bootstrap", help="Bootstrap resamples for the Elo 95% intervals."),
+    bootstrap: int = typer.Option(
+        500, "--bootstrap", help="Bootstrap resamples for the Elo 95% intervals."
+    ),
     json_output: bool = typer.Option(
         False, "--json", help="Print the results and ratings as JSON on stdout (no table)."
     ),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
     resume: bool = typer.Option(
-        False, "--resume", help="Continue an interrupted run in --out (same settings): games "
-        "already recorded there are not played again."
+        False,
+        "--resume",
+        help="Continue an interrupted run in --out (same settings): games "
+        "already recorded there are not played again.",
     ),
 ) -> None:
     """Play many bot-vs-bot games and rate the bots (Elo with 95% confidence intervals).
@@ -237,7 +250,14 @@ def arena(
     import json as _json
     import os
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
     from rich.text import Text
 
     from .arena import ArenaError, check_backend, default_out_dir, prepare_arena, run_arena
@@ -250,12 +270,19 @@ def arena(
     err = Console(stderr=True, highlight=False)
 
     def fail(message: str, code: int) -> None:
-        err.print(Text("error: ", style="bold red") + Text(" ".join(message.splitlines())), soft_wrap=True)
+        err.print(
+            Text("error: ", style="bold red") + Text(" ".join(message.splitlines())), soft_wrap=True
+        )
         raise typer.Exit(code)
 
     try:
         setup = prepare_arena(
-            bots, game=game, players=players, games=games, seed=seed, turn_cap=turn_cap,
+            bots,
+            game=game,
+            players=players,
+            games=games,
+            seed=seed,
+            turn_cap=turn_cap,
             max_decisions=max_decisions,
         )
         check_backend(backend, address, workers)
@@ -288,7 +315,9 @@ def arena(
             f"cycle{'s' if sched.cycles != 1 else ''} of {per} lineups"
         )
     else:
-        note.print(f"{total} games: {sched.cycles} cycle{'s' if sched.cycles != 1 else ''} of {per} lineups")
+        note.print(
+            f"{total} games: {sched.cycles} cycle{'s' if sched.cycles != 1 else ''} of {per} lineups"
+        )
     if not setup.deterministic:
         note.print("note: some bots are not deterministic (time budgets, external programs)")
 
@@ -328,7 +357,9 @@ def arena(
         typer.echo(_json.dumps(results, indent=2))
         return
     if results["run"].get("resumed_games"):
-        console.print(f"resumed: {results['run']['resumed_games']} games were already recorded in {folder}")
+        console.print(
+            f"resumed: {results['run']['resumed_games']} games were already recorded in {folder}"
+        )
     console.print(results_table(results))
     if len(setup.labels) > 2:
         console.print(head_to_head_table(results))
@@ -354,7 +385,9 @@ def arena(
 
 @app.command()
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."
+    ),
     port: int = typer.Option(8000, "--port", help="TCP port."),
     database_url: Optional[str] = typer.Option(
         None,
@@ -387,7 +420,9 @@ def serve(
         "thinking) leaves memory; it is loaded again at its next request.",
     ),
     expire_unstarted_days: float = typer.Option(
-        7.0, "--expire-unstarted-days", help="Days after which a game with no move is deleted; 0: never."
+        7.0,
+        "--expire-unstarted-days",
+        help="Days after which a game with no move is deleted; 0: never.",
     ),
     expire_abandoned_days: float = typer.Option(
         30.0,
@@ -411,9 +446,14 @@ def serve(
     if bot_workers is not None and bot_workers < 1:
         typer.echo(f"--bot-workers must be 1 or more, got {bot_workers}", err=True)
         raise typer.Exit(2)
-    for flag, days in (("--expire-unstarted-days", expire_unstarted_days), ("--expire-abandoned-days", expire_abandoned_days)):
+    for flag, days in (
+        ("--expire-unstarted-days", expire_unstarted_days),
+        ("--expire-abandoned-days", expire_abandoned_days),
+    ):
         if not days >= 0:
-            typer.echo(f"{flag} must be 0 (never) or a positive number of days, got {days}", err=True)
+            typer.echo(
+                f"{flag} must be 0 (never) or a positive number of days, got {days}", err=True
+            )
             raise typer.Exit(2)
     try:
         limits = Limits(create_rate=create_rate, action_rate=action_rate)
@@ -426,7 +466,14 @@ def serve(
         typer.echo(str(e), err=True)
         raise typer.Exit(2) from None
     typer.echo(f"splendor web app on http://{host}:{port}/")
-    serve_app(database_url, host=host, port=port, bot_workers=bot_workers, limits=limits, lifecycle=lifecycle)
+    serve_app(
+        database_url,
+        host=host,
+        port=port,
+        bot_workers=bot_workers,
+        limits=limits,
+        lifecycle=lifecycle,
+    )
 
 
 def main() -> None:

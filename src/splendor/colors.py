@@ -88,6 +88,4 @@ def duel_token_index(letter: str) -> int:
         return DUEL_TOKEN_LETTERS.index(key.upper())
     if key.lower() in DUEL_TOKEN_NAMES:
         return DUEL_TOKEN_NAMES.index(key.lower())
-    raise ValueError(
-        f"unknown token {letter!r}: expected one of {' '.join(DUEL_TOKEN_LETTERS)}"
-    )
+    raise ValueError(f"unknown token {letter!r}: expected one of {' '.join(DUEL_TOKEN_LETTERS)}")

@@ -43,7 +43,11 @@ def check_seed(seed: Any) -> int:
     """
     if seed is None:
         return int(np.random.SeedSequence().entropy % (1 << 62))
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED:
+    if (
+        not isinstance(seed, (int, np.integer))
+        or isinstance(seed, bool)
+        or not 0 <= seed < MAX_SEED
+    ):
         raise ValueError(f"seed must be an integer 0 <= seed < 2**63, got {seed!r}")
     return int(seed)
 
@@ -92,9 +96,11 @@ def refresh_numba_cache(module_file: str, *dependencies: str) -> None:
     try:
         for name in (module_file, *dependencies):
             path = Path(name)
-            files = sorted(
-                f for f in path.iterdir() if f.suffix in (".py", ".csv", ".md")
-            ) if path.is_dir() else [path]
+            files = (
+                sorted(f for f in path.iterdir() if f.suffix in (".py", ".csv", ".md"))
+                if path.is_dir()
+                else [path]
+            )
             for f in files:
                 digest.update(f.read_bytes())
         stamp = cache_dir / f"{src.stem}.deps-{digest.hexdigest()[:16]}"
@@ -205,7 +211,9 @@ def _integer_problem(value: Any, decimal_text: bool) -> str | None:
     return None
 
 
-def check_integer_fields(data: dict[str, Any], dtype: np.dtype, text_fields: tuple[str, ...] = ("rng",)) -> None:
+def check_integer_fields(
+    data: dict[str, Any], dtype: np.dtype, text_fields: tuple[str, ...] = ("rng",)
+) -> None:
     """Refuse a position dict whose fields hold anything but integers written as integers.
 
     :func:`array_from_dict` converts with numpy, which would quietly read ``1.5`` as 1,

@@ -120,8 +120,14 @@ def _forfeits(forfeit_on_error: bool | Collection[int], seat: int) -> bool:
 
 def _as_legal(module: Any, choice: Any, legal: Sequence[Any], seat: int) -> Any:
     try:
-        action = choice if isinstance(choice, module.Action) else (
-            module.Action.from_id(choice) if isinstance(choice, int) else module.Action.parse(choice)
+        action = (
+            choice
+            if isinstance(choice, module.Action)
+            else (
+                module.Action.from_id(choice)
+                if isinstance(choice, int)
+                else module.Action.parse(choice)
+            )
         )
     except (ValueError, TypeError, AttributeError) as e:
         first = str(e).splitlines()[0] if str(e) else type(e).__name__

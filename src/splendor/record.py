@@ -315,8 +315,7 @@ class GameRecord:
         for i, p in enumerate(players):
             if not isinstance(p, str):
                 raise RecordError(
-                    f"record field 'players' must hold names (strings); name {i + 1} is "
-                    f"{_kind(p)}"
+                    f"record field 'players' must hold names (strings); name {i + 1} is {_kind(p)}"
                 )
         if len(players) != num_players:
             raise RecordError(
@@ -489,9 +488,7 @@ def _optional_object(data: dict[str, Any], key: str) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise RecordError(
-            f"record field {key!r} must be an object (or null), got {_kind(value)}"
-        )
+        raise RecordError(f"record field {key!r} must be an object (or null), got {_kind(value)}")
     _check_json(value, f"record field {key!r}", 0)
     return value
 
@@ -566,9 +563,7 @@ def _check_result(result: Any, num_players: int) -> None:
         )
     turns = result.get("turns")
     if type(turns) is not int or not 0 <= turns < 1 << 31:
-        raise RecordError(
-            f"record result 'turns' must be a whole number >= 0, got {_show(turns)}"
-        )
+        raise RecordError(f"record result 'turns' must be a whole number >= 0, got {_show(turns)}")
     _check_json(result, "record field 'result'", 0)
     if "forfeit" in result or end_reason == "forfeit":
         _forfeit_seat(result, num_players)
@@ -639,7 +634,7 @@ def _forfeit_seat(result: dict[str, Any], num_players: int) -> int:
         )
     if not isinstance(forfeit, dict):
         raise RecordError(
-            "record result ends by forfeit but has no 'forfeit' object {\"seat\", \"reason\"}"
+            'record result ends by forfeit but has no \'forfeit\' object {"seat", "reason"}'
         )
     seat = forfeit.get("seat")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < num_players:

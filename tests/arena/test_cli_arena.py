@@ -16,13 +16,37 @@ def arena(*args: str):
 
 
 def test_table_output_and_files(tmp_path):
-    done = arena("--bots", "random,greedy,random", "--games", "5", "--backend", "serial",
-                 "--out", str(tmp_path), "--bootstrap", "50", "--seed", "2")
+    done = arena(
+        "--bots",
+        "random,greedy,random",
+        "--games",
+        "5",
+        "--backend",
+        "serial",
+        "--out",
+        str(tmp_path),
+        "--bootstrap",
+        "50",
+        "--seed",
+        "2",
+    )
     assert done.exit_code == 0, done.output
     out = done.stdout
     assert "6 games: 5 asked, rounded up to 1 whole cycle of 6 lineups" in out
-    for word in ("bot", "wins", "draws", "losses", "forfeits", "Elo", "95% CI",
-                 "random-0", "random-2", "greedy", "head to head", "wins by seat"):
+    for word in (
+        "bot",
+        "wins",
+        "draws",
+        "losses",
+        "forfeits",
+        "Elo",
+        "95% CI",
+        "random-0",
+        "random-2",
+        "greedy",
+        "head to head",
+        "wins by seat",
+    ):
         assert word in out, word
     greedy_row = next(line for line in out.splitlines() if line.strip().startswith("greedy"))
     assert greedy_row.split()[1] == "4"  # 4 seat-games: 2 opponents x 2 seats
@@ -35,8 +59,21 @@ def test_table_output_and_files(tmp_path):
 
 
 def test_json_output_is_the_results_document(tmp_path):
-    done = arena("--game", "duel", "--bots", "random,greedy", "--games", "2", "--backend",
-                 "serial", "--out", str(tmp_path), "--json", "--bootstrap", "20")
+    done = arena(
+        "--game",
+        "duel",
+        "--bots",
+        "random,greedy",
+        "--games",
+        "2",
+        "--backend",
+        "serial",
+        "--out",
+        str(tmp_path),
+        "--json",
+        "--bootstrap",
+        "20",
+    )
     assert done.exit_code == 0, done.output
     data = json.loads(done.stdout)  # nothing but JSON on stdout
     assert data["game"] == "duel" and data["options"] == {"turn_cap": 400}
@@ -61,7 +98,10 @@ def test_json_output_is_the_results_document(tmp_path):
         (["--backend", "mpi"], "unknown backend 'mpi'"),
         (["--turn-cap", "50"], "Duel only"),
         (["--max-decisions", "-1"], "--max-decisions must be >= 0 (0: no cap), got -1"),
-        (["--game", "duel", "--max-decisions", "500"], "--max-decisions is for classic Splendor only"),
+        (
+            ["--game", "duel", "--max-decisions", "500"],
+            "--max-decisions is for classic Splendor only",
+        ),
     ],
 )
 def test_bad_options_exit_2_with_a_clear_message(tmp_path, args, message):

@@ -66,8 +66,15 @@ def test_a_deadlocked_game_stops_at_the_default_cap(stallers, tmp_path):
 @pytest.fixture(scope="module")
 def capped(tmp_path_factory):
     folder = tmp_path_factory.mktemp("capped")
-    return folder, run_arena("random,greedy", games=4, seed=2, max_decisions=5,
-                             backend="serial", out=folder, bootstrap=10)
+    return folder, run_arena(
+        "random,greedy",
+        games=4,
+        seed=2,
+        max_decisions=5,
+        backend="serial",
+        out=folder,
+        bootstrap=10,
+    )
 
 
 def test_capped_games_have_no_winner_and_count_as_draws(capped):
@@ -81,18 +88,37 @@ def test_capped_games_have_no_winner_and_count_as_draws(capped):
         assert g["winners"] == [] and g["end_reason"] == "decision_cap"
         assert g["decisions"] == 5
         rec = GameRecord.load(folder / g["record"])
-        assert rec.result == {"scores": g["scores"], "winners": [], "end_reason": "decision_cap",
-                              "turns": g["turns"], "decision_cap": 5}
+        assert rec.result == {
+            "scores": g["scores"],
+            "winners": [],
+            "end_reason": "decision_cap",
+            "turns": g["turns"],
+            "decision_cap": 5,
+        }
         assert rec.metadata["arena"]["max_decisions"] == 5
         final = rec.replay()
         assert not final.is_terminal and list(final.scores) == g["scores"]
 
 
 def test_a_game_that_ends_before_the_cap_is_unchanged(tmp_path):
-    capped = run_arena("random,greedy", games=2, seed=4, max_decisions=1000,
-                       backend="serial", out=tmp_path / "a", bootstrap=10)
-    free = run_arena("random,greedy", games=2, seed=4, max_decisions=0,
-                     backend="serial", out=tmp_path / "b", bootstrap=10)
+    capped = run_arena(
+        "random,greedy",
+        games=2,
+        seed=4,
+        max_decisions=1000,
+        backend="serial",
+        out=tmp_path / "a",
+        bootstrap=10,
+    )
+    free = run_arena(
+        "random,greedy",
+        games=2,
+        seed=4,
+        max_decisions=0,
+        backend="serial",
+        out=tmp_path / "b",
+        bootstrap=10,
+    )
     assert free["max_decisions"] is None and capped["max_decisions"] == 1000
     assert capped["end_reasons"] == free["end_reasons"] == {"points": 2}
 
@@ -117,8 +143,16 @@ def test_capped_records_resume(capped, tmp_path):
     folder, full = capped
     records = _copy(folder, tmp_path)
     records[1].unlink()
-    res = run_arena("random,greedy", games=4, seed=2, max_decisions=5, backend="serial",
-                    out=tmp_path, bootstrap=10, resume=True)
+    res = run_arena(
+        "random,greedy",
+        games=4,
+        seed=2,
+        max_decisions=5,
+        backend="serial",
+        out=tmp_path,
+        bootstrap=10,
+        resume=True,
+    )
     assert res["run"]["resumed_games"] == 3
     assert _deterministic(res) == _deterministic(full)
 
@@ -127,9 +161,19 @@ def test_capped_records_resume(capped, tmp_path):
 def test_resume_with_another_cap_is_refused(capped, tmp_path, cap, theirs):
     folder, _ = capped
     _copy(folder, tmp_path)
-    with pytest.raises(ValueError, match=rf"another arena \(max_decisions: 5, this arena: {theirs}\)"):
-        run_arena("random,greedy", games=4, seed=2, max_decisions=cap, backend="serial",
-                  out=tmp_path, bootstrap=10, resume=True)
+    with pytest.raises(
+        ValueError, match=rf"another arena \(max_decisions: 5, this arena: {theirs}\)"
+    ):
+        run_arena(
+            "random,greedy",
+            games=4,
+            seed=2,
+            max_decisions=cap,
+            backend="serial",
+            out=tmp_path,
+            bootstrap=10,
+            resume=True,
+        )
 
 
 def test_resume_refuses_records_whose_cap_was_tampered_with(capped, tmp_path):
@@ -138,21 +182,50 @@ def test_resume_refuses_records_whose_cap_was_tampered_with(capped, tmp_path):
     data = json.loads(records[0].read_text())
     data["result"]["decision_cap"] = 6  # the record's own cap differs from its arena's
     records[0].write_text(json.dumps(data))
-    with pytest.raises(RecordError, match="stopped by a decision cap of 6, but its arena's cap is 5"):
-        run_arena("random,greedy", games=4, seed=2, max_decisions=5, backend="serial",
-                  out=tmp_path / "capped", bootstrap=10, resume=True)
+    with pytest.raises(
+        RecordError, match="stopped by a decision cap of 6, but its arena's cap is 5"
+    ):
+        run_arena(
+            "random,greedy",
+            games=4,
+            seed=2,
+            max_decisions=5,
+            backend="serial",
+            out=tmp_path / "capped",
+            bootstrap=10,
+            resume=True,
+        )
     # a game that ended by points, longer than the cap its metadata was edited to claim
     out = tmp_path / "points"
-    run_arena("random,greedy", games=2, seed=4, max_decisions=1000, backend="serial",
-              out=out, bootstrap=0, plot=False)
+    run_arena(
+        "random,greedy",
+        games=2,
+        seed=4,
+        max_decisions=1000,
+        backend="serial",
+        out=out,
+        bootstrap=0,
+        plot=False,
+    )
     first = out / "games" / "00000.json"
     data = json.loads(first.read_text())
     data["metadata"]["arena"]["max_decisions"] = 10
     first.write_text(json.dumps(data))
     n = len(data["actions"])
-    with pytest.raises(RecordError, match=f"holds {n} decisions, more than its arena's decision cap of 10"):
-        run_arena("random,greedy", games=2, seed=4, max_decisions=10, backend="serial",
-                  out=out, bootstrap=0, plot=False, resume=True)
+    with pytest.raises(
+        RecordError, match=f"holds {n} decisions, more than its arena's decision cap of 10"
+    ):
+        run_arena(
+            "random,greedy",
+            games=2,
+            seed=4,
+            max_decisions=10,
+            backend="serial",
+            out=out,
+            bootstrap=0,
+            plot=False,
+            resume=True,
+        )
 
 
 def _cli(*args):
@@ -160,8 +233,21 @@ def _cli(*args):
 
 
 def test_cli_capped_arena_and_replay(tmp_path):
-    done = _cli("arena", "--bots", "random,greedy", "--games", "2", "--max-decisions", "5",
-                "--backend", "serial", "--bootstrap", "10", "--out", str(tmp_path))
+    done = _cli(
+        "arena",
+        "--bots",
+        "random,greedy",
+        "--games",
+        "2",
+        "--max-decisions",
+        "5",
+        "--backend",
+        "serial",
+        "--bootstrap",
+        "10",
+        "--out",
+        str(tmp_path),
+    )
     assert done.exit_code == 0, done.output
     assert "Splendor, 2 players · decision cap 5 · 2 bots" in done.stdout
     assert "game ends: decision_cap 2" in done.stdout
@@ -178,7 +264,19 @@ def test_cli_capped_arena_and_replay(tmp_path):
     bad = _cli("replay", str(record))
     assert bad.exit_code == 1
     assert "invalid record" in bad.stderr and "has no winner" in " ".join(bad.stderr.split())
-    other = _cli("arena", "--bots", "random,greedy", "--games", "2", "--max-decisions", "7",
-                 "--backend", "serial", "--out", str(tmp_path), "--resume")
+    other = _cli(
+        "arena",
+        "--bots",
+        "random,greedy",
+        "--games",
+        "2",
+        "--max-decisions",
+        "7",
+        "--backend",
+        "serial",
+        "--out",
+        str(tmp_path),
+        "--resume",
+    )
     assert other.exit_code == 2
     assert "max_decisions: 5, this arena: 7" in " ".join(other.stderr.split())

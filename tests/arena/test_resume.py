@@ -36,8 +36,13 @@ def test_resume_plays_only_the_missing_games_and_gives_the_same_results(complete
     for path in records[1::2]:
         path.unlink()
     played = []
-    res = run_arena("random,greedy", out=tmp_path, resume=True,
-                    on_game=lambda done, total, s: played.append(s["index"]), **SETTINGS)
+    res = run_arena(
+        "random,greedy",
+        out=tmp_path,
+        resume=True,
+        on_game=lambda done, total, s: played.append(s["index"]),
+        **SETTINGS,
+    )
     assert sorted(played) == [1, 3, 5]
     assert res["run"]["resumed_games"] == 3
     assert deterministic(res) == deterministic(full)
@@ -81,8 +86,22 @@ def test_cli_resume(complete, tmp_path):
     folder, full = complete
     records = _copy(folder, tmp_path)
     records[0].unlink()
-    base = ["--game", "duel", "--bots", "random,greedy", "--games", "6", "--seed", "5",
-            "--backend", "serial", "--bootstrap", "30", "--out", str(tmp_path)]
+    base = [
+        "--game",
+        "duel",
+        "--bots",
+        "random,greedy",
+        "--games",
+        "6",
+        "--seed",
+        "5",
+        "--backend",
+        "serial",
+        "--bootstrap",
+        "30",
+        "--out",
+        str(tmp_path),
+    ]
     refused = _cli(*base)
     assert refused.exit_code == 2
     assert "add --resume" in " ".join(refused.stderr.split())
@@ -100,7 +119,20 @@ def test_cli_resume_needs_out_and_rejects_a_corrupt_record(complete, tmp_path):
     data = json.loads(records[1].read_text())
     data["actions"][3] = "buy z9"
     records[1].write_text(json.dumps(data))
-    bad = _cli("--game", "duel", "--bots", "random,greedy", "--games", "6", "--seed", "5",
-               "--backend", "serial", "--out", str(tmp_path), "--resume")
+    bad = _cli(
+        "--game",
+        "duel",
+        "--bots",
+        "random,greedy",
+        "--games",
+        "6",
+        "--seed",
+        "5",
+        "--backend",
+        "serial",
+        "--out",
+        str(tmp_path),
+        "--resume",
+    )
     assert bad.exit_code == 1
     assert "cannot resume" in bad.stderr and "action 4" in bad.stderr

@@ -22,10 +22,24 @@ def deterministic(results: dict) -> dict:
 def serial_runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("serial")
     return {
-        "classic": run_arena("random,greedy", game="classic", games=4, seed=3,
-                             backend="serial", out=root / "classic", bootstrap=50),
-        "duel": run_arena("random,greedy", game="duel", games=4, seed=3,
-                          backend="serial", out=root / "duel", bootstrap=50),
+        "classic": run_arena(
+            "random,greedy",
+            game="classic",
+            games=4,
+            seed=3,
+            backend="serial",
+            out=root / "classic",
+            bootstrap=50,
+        ),
+        "duel": run_arena(
+            "random,greedy",
+            game="duel",
+            games=4,
+            seed=3,
+            backend="serial",
+            out=root / "duel",
+            bootstrap=50,
+        ),
     }
 
 
@@ -40,15 +54,21 @@ def test_serial_and_local_backends_give_identical_results(serial_runs, tmp_path)
         game: prepare_arena("random,greedy", game=game, games=4, seed=3).schedule.tasks
         for game in serial_runs
     }
-    mixed = [dict(t.to_dict(), index=100 * i + t.index)
-             for i, game in enumerate(tasks) for t in tasks[game]]
-    done = sorted((out["summary"] for out in run_tasks(mixed, backend="local", workers=2)),
-                  key=lambda s: s["index"])
+    mixed = [
+        dict(t.to_dict(), index=100 * i + t.index)
+        for i, game in enumerate(tasks)
+        for t in tasks[game]
+    ]
+    done = sorted(
+        (out["summary"] for out in run_tasks(mixed, backend="local", workers=2)),
+        key=lambda s: s["index"],
+    )
     assert [s["index"] for s in done] == [0, 1, 2, 3, 100, 101, 102, 103]
     for i, game in enumerate(tasks):
-        local = [dict(s, index=s["index"] - 100 * i) for s in done[4 * i: 4 * i + 4]]
-        local = [{k: v for k, v in s.items() if k not in ("think_s", "seat_decisions")}
-                 for s in local]
+        local = [dict(s, index=s["index"] - 100 * i) for s in done[4 * i : 4 * i + 4]]
+        local = [
+            {k: v for k, v in s.items() if k not in ("think_s", "seat_decisions")} for s in local
+        ]
         assert local == _games(serial_runs[game]), game
         assert len(local) == 4
 
@@ -86,8 +106,15 @@ def test_records_are_saved_and_replay_to_the_reported_result(serial_runs):
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_three_bots_fill_three_and_four_seats(players, tmp_path):
-    res = run_arena("random,greedy,random", game="classic", players=players, games=3,
-                    backend="serial", out=tmp_path, bootstrap=20)
+    res = run_arena(
+        "random,greedy,random",
+        game="classic",
+        players=players,
+        games=3,
+        backend="serial",
+        out=tmp_path,
+        bootstrap=20,
+    )
     assert res["games"] == 3 and res["cycles"] == 1
     assert {r["bot"] for r in res["results"]} == {"random-0", "greedy", "random-2"}
     assert all(r["games"] == players for r in res["results"])  # seat-games
@@ -128,8 +155,14 @@ def test_a_failing_bot_forfeits_and_the_arena_goes_on(monkeypatch, tmp_path, jun
         real_play = splendor.match.play_game
 
         def play_game(agents, *, game, seed, names, record, max_decisions=None):
-            return real_play(agents, game=game, seed=seed, names=names, record=record,
-                             max_decisions=max_decisions)
+            return real_play(
+                agents,
+                game=game,
+                seed=seed,
+                names=names,
+                record=record,
+                max_decisions=max_decisions,
+            )
 
         monkeypatch.setattr(splendor.match, "play_game", play_game)
     _Crasher.closed_count = 0
@@ -138,8 +171,9 @@ def test_a_failing_bot_forfeits_and_the_arena_goes_on(monkeypatch, tmp_path, jun
         return _Crasher(seed, 5, junk) if spec == "greedy" else real(spec, seed)
 
     monkeypatch.setattr(splendor.bots, "make_bot", fake)
-    res = run_arena("random,greedy", game="classic", games=4, backend="serial",
-                    out=tmp_path, bootstrap=20)
+    res = run_arena(
+        "random,greedy", game="classic", games=4, backend="serial", out=tmp_path, bootstrap=20
+    )
     rows = {r["bot"]: r for r in res["results"]}
     assert rows["greedy"]["forfeits"] == 4 and rows["greedy"]["losses"] == 4
     assert rows["random"]["wins"] == 4 and rows["random"]["forfeits"] == 0

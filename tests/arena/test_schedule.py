@@ -49,8 +49,9 @@ def test_games_are_rounded_up_to_whole_cycles():
     assert cycles_for(7, 6) == 2
     with pytest.raises(ValueError, match="at least 1"):
         cycles_for(0, 6)
-    s = make_schedule(["random", "greedy", "random"], ["a", "b", "c"], game="splendor",
-                      num_players=2, games=10)
+    s = make_schedule(
+        ["random", "greedy", "random"], ["a", "b", "c"], game="splendor", num_players=2, games=10
+    )
     assert len(s.lineups) == 6 and s.cycles == 2 and len(s.tasks) == 12
     assert s.rounded and s.requested == 10
     exact = make_schedule(["random", "greedy"], ["a", "b"], game="splendor", num_players=2, games=4)
@@ -58,8 +59,14 @@ def test_games_are_rounded_up_to_whole_cycles():
 
 
 def test_a_cycle_shares_its_deal_and_cycles_differ():
-    s = make_schedule(["random", "greedy", "random"], ["a", "b", "c"], game="splendor",
-                      num_players=3, games=9, seed=5)
+    s = make_schedule(
+        ["random", "greedy", "random"],
+        ["a", "b", "c"],
+        game="splendor",
+        num_players=3,
+        games=9,
+        seed=5,
+    )
     assert [t.index for t in s.tasks] == list(range(len(s.tasks)))
     by_cycle: dict[int, set[int]] = {}
     for t in s.tasks:
@@ -76,12 +83,33 @@ def test_seeds_are_reproducible_and_depend_on_the_arena_seed():
     assert deal_seed(0, 3) == deal_seed(0, 3)
     assert deal_seed(0, 3) != deal_seed(1, 3) != deal_seed(1, 4)
     assert all(0 <= deal_seed(s, c) < 2**62 for s in range(3) for c in range(3))
-    a = make_schedule(["random", "greedy"], ["a", "b"], game="duel", num_players=2, games=6,
-                      seed=1, options={"turn_cap": 400})
-    b = make_schedule(["random", "greedy"], ["a", "b"], game="duel", num_players=2, games=6,
-                      seed=1, options={"turn_cap": 400})
-    c = make_schedule(["random", "greedy"], ["a", "b"], game="duel", num_players=2, games=6,
-                      seed=2, options={"turn_cap": 400})
+    a = make_schedule(
+        ["random", "greedy"],
+        ["a", "b"],
+        game="duel",
+        num_players=2,
+        games=6,
+        seed=1,
+        options={"turn_cap": 400},
+    )
+    b = make_schedule(
+        ["random", "greedy"],
+        ["a", "b"],
+        game="duel",
+        num_players=2,
+        games=6,
+        seed=1,
+        options={"turn_cap": 400},
+    )
+    c = make_schedule(
+        ["random", "greedy"],
+        ["a", "b"],
+        game="duel",
+        num_players=2,
+        games=6,
+        seed=2,
+        options={"turn_cap": 400},
+    )
     assert a == b
     assert [t.seed for t in a.tasks] != [t.seed for t in c.tasks]
     assert all(t.options == {"turn_cap": 400} for t in a.tasks)
@@ -90,6 +118,7 @@ def test_seeds_are_reproducible_and_depend_on_the_arena_seed():
 
 def test_repeated_bots_in_one_game_get_distinct_seat_labels():
     assert seat_labels(["a", "b", "a"]) == ["a-0", "b", "a-2"]
-    s = make_schedule(["random", "greedy"], ["random", "greedy"], game="splendor",
-                      num_players=3, games=1)
+    s = make_schedule(
+        ["random", "greedy"], ["random", "greedy"], game="splendor", num_players=3, games=1
+    )
     assert all(len(set(t.names)) == 3 for t in s.tasks)

@@ -8,6 +8,7 @@ end reasons and Elo ratings rebuilt from the records must equal the shipped
 ``results.json``. So the figures quoted in the README cannot drift from the games behind
 them.
 """
+
 from __future__ import annotations
 
 import json
@@ -50,8 +51,14 @@ def test_results_rebuild_from_records(run: Path, tmp_path: Path) -> None:
     assert len(list((run / "games").glob("*.json"))) == total
     copy = tmp_path / run.name
     shutil.copytree(run / "games", copy / "games")
-    rebuilt = run_arena(setup, backend="serial", out=copy, resume=True, plot=False,
-                        bootstrap=int(shipped["ratings"].get("bootstrap", 500)))
+    rebuilt = run_arena(
+        setup,
+        backend="serial",
+        out=copy,
+        resume=True,
+        plot=False,
+        bootstrap=int(shipped["ratings"].get("bootstrap", 500)),
+    )
     assert rebuilt["run"]["resumed_games"] == total  # nothing was played again
     assert set(rebuilt) == set(shipped)
     for key in shipped:

@@ -119,7 +119,8 @@ def test_example_bot_is_executable_stdlib_only_and_seeded():
     assert EXAMPLE.read_text().startswith("#!/usr/bin/env python3\n")
     assert os.stat(EXAMPLE).st_mode & stat.S_IXUSR
     imports = {
-        line.split()[1] for line in EXAMPLE.read_text().splitlines()
+        line.split()[1]
+        for line in EXAMPLE.read_text().splitlines()
         if line.startswith(("import ", "from "))
     }
     assert imports <= {"json", "random", "sys"}
@@ -148,9 +149,10 @@ def test_example_bot_runs_through_its_shebang(tmp_path):
 
 def test_messages_the_host_sends(tmp_path):
     log = tmp_path / "messages.jsonl"
-    cmd = script(
-        tmp_path,
-        """
+    cmd = (
+        script(
+            tmp_path,
+            """
         out = open(sys.argv[1], "w")
         for m in messages():
             out.write(json.dumps(m) + "\\n"); out.flush()
@@ -158,7 +160,10 @@ def test_messages_the_host_sends(tmp_path):
                 answer({"action": m["legal_actions"][-1]["notation"]})
         out.write("stdin closed\\n")
         """,
-    ) + " " + shlex.quote(str(log))
+        )
+        + " "
+        + shlex.quote(str(log))
+    )
     st = duel.new_game(seed=3)
     bot = ExternalBot(cmd, seed=42, timeout=7.5)
     assert bot.name == f"external:{cmd}"
@@ -174,8 +179,14 @@ def test_messages_the_host_sends(tmp_path):
     assert lines[-1] == "stdin closed"  # it saw the end and stdin close, and exited itself
     start, d1, d2, end = (json.loads(x) for x in lines[:-1])
     assert start == {
-        "type": "start", "protocol": PROTOCOL_VERSION, "game": "duel", "seat": 0,
-        "num_players": 2, "seed": program_seed(42), "timeout": 7.5, "name": bot.name,
+        "type": "start",
+        "protocol": PROTOCOL_VERSION,
+        "game": "duel",
+        "seat": 0,
+        "num_players": 2,
+        "seed": program_seed(42),
+        "timeout": 7.5,
+        "name": bot.name,
         "tables": game_tables("duel"),
     }
     assert d1["type"] == "decision" and d1["protocol"] == 2 and d1["game"] == "duel"
@@ -185,7 +196,11 @@ def test_messages_the_host_sends(tmp_path):
     assert d1["legal_actions"] == [{"id": a.id, "notation": str(a)} for a in legal]
     assert d2["observation"] == obs.to_dict()
     assert end == {
-        "type": "end", "protocol": 2, "game": "duel", "seat": 0, "num_players": 2,
+        "type": "end",
+        "protocol": 2,
+        "game": "duel",
+        "seat": 0,
+        "num_players": 2,
         "result": result,
     }
 
@@ -195,7 +210,10 @@ def test_tables_describe_the_cards_of_each_game():
     assert set(classic_tables) == {"cards", "nobles"} and len(classic_tables["cards"]) == 90
     card = classic.CARDS[37]
     assert classic_tables["cards"][37] == {
-        "id": 37, "level": card.level, "bonus": card.bonus, "points": card.points,
+        "id": 37,
+        "level": card.level,
+        "bonus": card.bonus,
+        "points": card.points,
         "cost": list(card.cost),
     }
     assert classic_tables["nobles"][4]["requirement"] == list(classic.NOBLES[4].requirement)
@@ -301,6 +319,7 @@ def test_a_program_that_cannot_start_is_a_bot_error(tmp_path):
 
 # ------------------------------------------------------------------ failures -> forfeits
 
+
 def test_crash_at_start(tmp_path):
     cmd = script(tmp_path, 'sys.stderr.write("no model file\\n"); sys.exit(3)\n')
     bot = ExternalBot(cmd)
@@ -344,7 +363,9 @@ def test_stderr_keeps_the_last_lines(tmp_path):
     st = classic.new_game(2, seed=1)
     with pytest.raises(BotError, match="line 99$") as info:
         bot.choose(st.observation(0), st.legal_actions())
-    assert info.value.reason.endswith("its stderr ended with: line 95 | line 96 | line 97 | line 98 | line 99")
+    assert info.value.reason.endswith(
+        "its stderr ended with: line 95 | line 96 | line 97 | line 98 | line 99"
+    )
     assert bot.stderr_tail() == [f"line {i}" for i in range(100 - STDERR_LINES, 100)]
 
 
@@ -352,20 +373,51 @@ def test_stderr_keeps_the_last_lines(tmp_path):
     "reply, expected",
     [
         ('sys.stdout.write("hello\\n")', "answered a line that is not JSON: 'hello'"),
-        ('answer({"move": 0})', 'answered \'{"request": 1, "move": 0}\', which is not a JSON object with an "action"'),
-        ('answer([0])', 'answered \'[0]\', which is not a JSON object {"request": N, "action": ...}'),
-        ('answer({"request": None, "action": 0})', 'answered "request": \'null\'; it must be the decision\'s number, 1'),
-        ('answer({"request": 2, "action": 0})', 'answered "request": \'2\', a decision not yet sent (the pending one is 1)'),
-        ('sys.stdout.write(json.dumps({"action": 0}) + "\\n")',
-         'answered \'{"action": 0}\' without the decision\'s "request" number (it must echo "request": 1)'),
-        ('answer({"action": 9999})', "answered action id 9999, which is not one of the {n} legal actions"),
-        ('answer({"action": "buy 1.1"})', "answered 'buy 1.1', which is not one of the {n} legal actions"),
+        (
+            'answer({"move": 0})',
+            'answered \'{"request": 1, "move": 0}\', which is not a JSON object with an "action"',
+        ),
+        (
+            "answer([0])",
+            'answered \'[0]\', which is not a JSON object {"request": N, "action": ...}',
+        ),
+        (
+            'answer({"request": None, "action": 0})',
+            "answered \"request\": 'null'; it must be the decision's number, 1",
+        ),
+        (
+            'answer({"request": 2, "action": 0})',
+            "answered \"request\": '2', a decision not yet sent (the pending one is 1)",
+        ),
+        (
+            'sys.stdout.write(json.dumps({"action": 0}) + "\\n")',
+            'answered \'{"action": 0}\' without the decision\'s "request" number (it must echo "request": 1)',
+        ),
+        (
+            'answer({"action": 9999})',
+            "answered action id 9999, which is not one of the {n} legal actions",
+        ),
+        (
+            'answer({"action": "buy 1.1"})',
+            "answered 'buy 1.1', which is not one of the {n} legal actions",
+        ),
         ('answer({"action": "fly away"})', "answered 'fly away', which is not an action notation"),
-        ('answer({"action": True})', 'answered "action": \'true\'; it must be an action id'),
-        ('answer({"action": 1.0})', 'answered "action": \'1.0\'; it must be an action id'),
+        ('answer({"action": True})', "answered \"action\": 'true'; it must be an action id"),
+        ('answer({"action": 1.0})', "answered \"action\": '1.0'; it must be an action id"),
     ],
-    ids=["garbage", "no-action", "not-object", "null-request", "future-request", "no-request",
-         "illegal-id", "illegal-notation", "bad-notation", "bool", "float"],
+    ids=[
+        "garbage",
+        "no-action",
+        "not-object",
+        "null-request",
+        "future-request",
+        "no-request",
+        "illegal-id",
+        "illegal-notation",
+        "bad-notation",
+        "bool",
+        "float",
+    ],
 )
 def test_bad_answers_forfeit(tmp_path, reply, expected):
     cmd = script(tmp_path, "for m in decisions():\n    " + reply + "\n")

@@ -160,7 +160,9 @@ def test_a_flood_in_a_match_is_a_timely_forfeit(tmp_path):
     bot = ExternalBot(cmd, timeout=1.0, startup=1.0)
     t = time.monotonic()
     try:
-        _, rec = within(20, bot, lambda: play_game([RandomBot(1), bot], seed=4, forfeit_on_error=True))
+        _, rec = within(
+            20, bot, lambda: play_game([RandomBot(1), bot], seed=4, forfeit_on_error=True)
+        )
     finally:
         bot.close()
     assert time.monotonic() - t < 2.0 + 5
@@ -328,7 +330,9 @@ def test_a_flood_between_decisions_is_bounded(tmp_path):
             within(30, bot, lambda: bot.choose(obs, legal))
     finally:
         bot.close()
-    assert f"wrote more than {MAX_PENDING_BYTES >> 20} MiB that nobody asked for" in info.value.reason
+    assert (
+        f"wrote more than {MAX_PENDING_BYTES >> 20} MiB that nobody asked for" in info.value.reason
+    )
 
 
 def test_close_returns_while_the_program_floods(tmp_path):
@@ -368,18 +372,35 @@ HUGE = "9" * 5001
         ('{"request": 1, "action": ' + "[" * 50_000, "answered JSON nested too deeply to read"),
         ('{"request": 1, "action": ' + HUGE + "}", "answered JSON with a number too long to read"),
         ('{"request": ' + HUGE + ', "action": 0}', "answered JSON with a number too long to read"),
-        ('{"request": 1, "action": 1' + "0" * 4000 + "}",
-         "answered action id 1000000000000000000000000"),
+        (
+            '{"request": 1, "action": 1' + "0" * 4000 + "}",
+            "answered action id 1000000000000000000000000",
+        ),
         ('{"request": 1, "action": NaN}', "answered \"action\": 'NaN'; it must be an action id"),
         ('{"request": 1, "action": "' + "x" * 500_000 + '"}', "which is not an action notation"),
         ('{"request": 1, "action": {"id": 0}}', "it must be an action id"),
-        ('{"request": 1.0, "action": 0}', "answered \"request\": '1.0'; it must be the decision's number, 1"),
+        (
+            '{"request": 1.0, "action": 0}',
+            "answered \"request\": '1.0'; it must be the decision's number, 1",
+        ),
         ('{"request": true, "action": 0}', "answered \"request\": 'true'"),
         ('"\\ud800"', "which is not a JSON object"),
         ("\xff\xfe{}", "answered a line that is not JSON"),
     ],
-    ids=["deep-list", "deep-action", "huge-action", "huge-request", "long-id", "nan", "long-notation",
-         "object-action", "float-request", "bool-request", "surrogate", "bad-utf8"],
+    ids=[
+        "deep-list",
+        "deep-action",
+        "huge-action",
+        "huge-request",
+        "long-id",
+        "nan",
+        "long-notation",
+        "object-action",
+        "float-request",
+        "bool-request",
+        "surrogate",
+        "bad-utf8",
+    ],
 )
 def test_pathological_replies_get_clear_reasons(tmp_path, reply, expected):
     data = tmp_path / "reply.bin"
@@ -413,10 +434,25 @@ def test_pathological_replies_get_clear_reasons(tmp_path, reply, expected):
 def _random_json(rng: random.Random, depth: int = 0) -> Any:
     roll = rng.random()
     if depth > 3 or roll < 0.4:
-        return rng.choice([
-            None, True, False, 0, 1, -1, rng.randrange(-10**6, 10**6), 1.5, "", "pass",
-            "take W U G", "buy 1.1", "x" * rng.randrange(0, 50), float("inf"), 10**30,
-        ])
+        return rng.choice(
+            [
+                None,
+                True,
+                False,
+                0,
+                1,
+                -1,
+                rng.randrange(-(10**6), 10**6),
+                1.5,
+                "",
+                "pass",
+                "take W U G",
+                "buy 1.1",
+                "x" * rng.randrange(0, 50),
+                float("inf"),
+                10**30,
+            ]
+        )
     if roll < 0.7:
         return [_random_json(rng, depth + 1) for _ in range(rng.randrange(0, 4))]
     keys = ["request", "action", "type", "id", "notation", ""]
@@ -451,18 +487,22 @@ def _reply(rng: random.Random, request: int, legal: list[Any]) -> bytes:
     elif kind == 3:
         message["action"] = _notation_noise(rng, str(pick))
     elif kind == 4:
-        message["request"] = rng.choice([request - 1, request + 1, 0, -5, str(request), None, True,
-                                         float(request), 10**40])
+        message["request"] = rng.choice(
+            [request - 1, request + 1, 0, -5, str(request), None, True, float(request), 10**40]
+        )
     elif kind == 5:
-        message["action"] = rng.choice([rng.randrange(-3, 400), True, None, [pick.id], {"id": pick.id},
-                                        float(pick.id), 10**25])
+        message["action"] = rng.choice(
+            [rng.randrange(-3, 400), True, None, [pick.id], {"id": pick.id}, float(pick.id), 10**25]
+        )
     elif kind == 6:
         message.pop(rng.choice(["request", "action"]))
         message[rng.choice(["extra", "notation", "id"])] = _random_json(rng)
     text = json.dumps(message, allow_nan=True)
     if rng.random() < 0.15:  # break the text itself
         cut = rng.randrange(len(text) + 1)
-        text = text[:cut] + rng.choice(["", "}", "[" * 3000, "9" * 5000, "\x00", "\\u00"]) + text[cut:]
+        text = (
+            text[:cut] + rng.choice(["", "}", "[" * 3000, "9" * 5000, "\x00", "\\u00"]) + text[cut:]
+        )
     return text.encode("utf-8", errors="surrogatepass")
 
 

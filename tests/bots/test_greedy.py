@@ -132,8 +132,9 @@ def test_legal_in_full_games_against_random(players: int) -> None:
         agents: list[Any] = [RandomBot(100 * game + i) for i in range(players)]
         rec = _Recorder(GreedyBot(game))
         agents[greedy_seat] = rec
-        state, _ = play_game(agents, game="splendor", seed=1000 * players + game,
-                             max_decisions=5000)
+        state, _ = play_game(
+            agents, game="splendor", seed=1000 * players + game, max_decisions=5000
+        )
         assert state.is_terminal
         for k, v in rec.phases.items():
             phases[k] = phases.get(k, 0) + v
@@ -188,6 +189,7 @@ def test_payment_spends_coloured_tokens_before_gold() -> None:
     def build(s: Any) -> None:
         _show_card(s, 1, 1, card)
         _set_tokens(s, 0, [0, 3, 0, 0, 0, 2])
+
     state = _position(2, build)
     state.apply("buy 1.1 choose")
     assert state.phase == "payment"
@@ -205,6 +207,7 @@ def test_payment_uses_gold_only_for_the_missing_tokens() -> None:
     def build(s: Any) -> None:
         _show_card(s, 1, 1, card)
         _set_tokens(s, 0, [0, 2, 0, 0, 0, 2])
+
     state = _position(2, build)
     state.apply("buy 1.1 choose")
     bot = GreedyBot(0)
@@ -249,8 +252,7 @@ def test_registry_and_protocol() -> None:
 
 def test_same_seed_same_game() -> None:
     def actions() -> list[str]:
-        _, record = play_game([GreedyBot(4), RandomBot(5), GreedyBot(6)], game="splendor",
-                              seed=21)
+        _, record = play_game([GreedyBot(4), RandomBot(5), GreedyBot(6)], game="splendor", seed=21)
         return record.actions
 
     assert actions() == actions()
@@ -283,6 +285,7 @@ def test_buys_the_winning_card() -> None:
         _show_card(s, 2, 2, win)
         _show_card(s, 2, 3, one)
         _set_tokens(s, 0, [4, 0, 0, 0, 0, 1])  # 1 W bonus + 4 W + 1 gold pay [6W]
+
     state = _position(2, build)
     assert state.player(0).points == 12
     assert str(_greedy_choice(state)) == "buy 2.2"
@@ -295,6 +298,7 @@ def test_buys_points_when_affordable() -> None:
     def build(s: Any) -> None:
         _show_card(s, 2, 1, card)
         _set_tokens(s, 0, [0, 0, 4, 0, 0, 1])
+
     state = _position(2, build)
     assert str(_greedy_choice(state)) == "buy 2.1"
 
@@ -302,21 +306,25 @@ def test_buys_points_when_affordable() -> None:
 def test_takes_the_bonus_that_brings_a_noble() -> None:
     """Two affordable level-1 cards without points: the one whose bonus completes the
     noble [4W 4U] is bought (3 points at once, C12)."""
-    blue = _find_card(lambda c: c.level == 1 and c.bonus == U and c.points == 0
-                      and c.cost == (0, 0, 0, 0, 3))   # L1 U [3K]
-    black = _find_card(lambda c: c.level == 1 and c.bonus == K and c.points == 0
-                       and c.cost == (0, 0, 3, 0, 0))  # L1 K [3G]
+    blue = _find_card(
+        lambda c: c.level == 1 and c.bonus == U and c.points == 0 and c.cost == (0, 0, 0, 0, 3)
+    )  # L1 U [3K]
+    black = _find_card(
+        lambda c: c.level == 1 and c.bonus == K and c.points == 0 and c.cost == (0, 0, 3, 0, 0)
+    )  # L1 K [3G]
 
     def build(s: Any) -> None:
         whites = [c.id for c in CARDS if c.level == 1 and c.bonus == W and c.points == 0][:4]
-        blues = [c.id for c in CARDS if c.level == 1 and c.bonus == U and c.points == 0
-                 and c.id != blue][:3]
+        blues = [
+            c.id for c in CARDS if c.level == 1 and c.bonus == U and c.points == 0 and c.id != blue
+        ][:3]
         for cid in whites + blues:
             _give_card(s, 0, cid)
         _set_nobles(s, [0, 9, 4])  # [4W 4U], [3G 3R 3K], [4R 4K]
         _show_card(s, 1, 1, black)
         _show_card(s, 1, 2, blue)
         _set_tokens(s, 0, [0, 0, 3, 0, 3, 0])
+
     state = _position(2, build)
     assert str(_greedy_choice(state)) == "buy 1.2"
     state.apply("buy 1.2")
@@ -331,12 +339,14 @@ def test_reserves_to_deny_a_winning_card() -> None:
     def build(s: Any) -> None:
         for cid in (71, 75):  # L3 W 4pt, L3 U 4pt
             _give_card(s, 1, cid)
-        _give_card(s, 1, _find_card(lambda c: c.level == 2 and c.points == 3
-                                    and c.cost[W] == 6))  # L2 W 3pt
+        _give_card(
+            s, 1, _find_card(lambda c: c.level == 2 and c.points == 3 and c.cost[W] == 6)
+        )  # L2 W 3pt
         _give_card(s, 1, _find_card(lambda c: c.level == 1 and c.points == 1))  # 1 point
         _show_card(s, 3, 4, threat)
         _set_tokens(s, 1, [3, 0, 0, 0, 0, 2])  # 2 W bonuses + 3 W + 2 gold pay [7W]
         _set_tokens(s, 0, [1, 1, 0, 0, 0, 0])
+
     state = _position(2, build)
     them, me = state.player(1), state.player(0)
     assert them.points == 12
@@ -360,6 +370,7 @@ def test_returns_the_tokens_it_needs_least() -> None:
             for slot, cid in enumerate(ids, start=1):
                 _show_card(s, lvl, slot, cid)
         _set_tokens(s, 0, [1, 2, 2, 2, 3, 0])
+
     state = _position(2, build)
     for row in state.faceup:
         assert all(c is not None and c.cost[K] == 0 for c in row)
@@ -381,10 +392,12 @@ def test_chooses_the_noble_an_opponent_is_closest_to() -> None:
 
     def build(s: Any) -> None:
         def l1(color: int, n: int, avoid: list[int]) -> list[int]:
-            ids = [c.id for c in CARDS if c.level == 1 and c.bonus == color
-                   and c.id not in avoid][:n]
+            ids = [c.id for c in CARDS if c.level == 1 and c.bonus == color and c.id not in avoid][
+                :n
+            ]
             assert len(ids) == n
             return ids
+
         used: list[int] = []
         for color, n in ((W, 4), (U, 4), (G, 3)):
             ids = l1(color, n, used)
@@ -397,6 +410,7 @@ def test_chooses_the_noble_an_opponent_is_closest_to() -> None:
             for cid in ids:
                 _give_card(s, 1, cid)
         _set_nobles(s, [0, 5, 4])  # [4W 4U], [3W 3U 3G], [4R 4K]
+
     state = _position(2, build)
     state.apply("take W U G")
     assert state.phase == "choose noble"
@@ -449,7 +463,8 @@ def test_choice_ignores_hidden_information() -> None:
             assert GreedyBot(i).choose(obs2, other.legal_actions()) == choice
         hidden_reserves += sum(
             isinstance(c, classic.HiddenCard)
-            for p in range(state.num_players) for c in obs.player(p).reserved
+            for p in range(state.num_players)
+            for c in obs.player(p).reserved
         )
     assert hidden_reserves > 0  # the positions did hold hidden cards
 

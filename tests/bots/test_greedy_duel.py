@@ -219,8 +219,7 @@ def test_legal_in_full_games_against_random(greedy_seat: int) -> None:
         agents: list[Any] = [RandomBot(100 + game), RandomBot(200 + game)]
         rec = _Recorder(GreedyBot(game))
         agents[greedy_seat] = rec
-        state, record = play_game(agents, game="duel", seed=50 + game,
-                                  options={"turn_cap": 400})
+        state, record = play_game(agents, game="duel", seed=50 + game, options={"turn_cap": 400})
         assert state.is_terminal
         assert rec.phases.get("main", 0) > 0
         assert record.result is not None
@@ -298,8 +297,9 @@ def test_registry_serves_both_games() -> None:
 
 def test_same_seed_same_game() -> None:
     def actions() -> list[str]:
-        _, record = play_game([GreedyBot(4), RandomBot(5)], game="duel", seed=21,
-                              options={"turn_cap": 400})
+        _, record = play_game(
+            [GreedyBot(4), RandomBot(5)], game="duel", seed=21, options={"turn_cap": 400}
+        )
         return record.actions
 
     assert actions() == actions()
@@ -307,8 +307,9 @@ def test_same_seed_same_game() -> None:
 
 def test_self_play_is_reproducible() -> None:
     def actions() -> list[str]:
-        _, record = play_game([GreedyBot(1), GreedyBot(2)], game="duel", seed=8,
-                              options={"turn_cap": 400})
+        _, record = play_game(
+            [GreedyBot(1), GreedyBot(2)], game="duel", seed=8, options={"turn_cap": 400}
+        )
         return record.actions
 
     assert actions() == actions()
@@ -403,8 +404,9 @@ def test_a_full_state_is_read_as_its_observation() -> None:
     for state in _positions(30, deal=11):
         seat = state.current_player
         legal = state.legal_actions()
-        assert DuelEvaluator(state).scores(legal) == \
-            DuelEvaluator(state.observation(seat)).scores(legal)
+        assert DuelEvaluator(state).scores(legal) == DuelEvaluator(state.observation(seat)).scores(
+            legal
+        )
 
 
 def test_does_not_modify_the_observation() -> None:
@@ -425,13 +427,18 @@ def test_buys_the_card_that_reaches_20_points() -> None:
     other = _card("L1 G 0pt again [2R 2K 1P]")
 
     def build(s: Any) -> None:
-        for text in ("L3 - 6pt [8W]", "L2 - 5pt [6U 1P]", "L3 U 4pt [2W 6U 2G]",
-                     "L3 K 4pt [2W 2R 6K]"):
+        for text in (
+            "L3 - 6pt [8W]",
+            "L2 - 5pt [6U 1P]",
+            "L3 U 4pt [2W 6U 2G]",
+            "L3 K 4pt [2W 2R 6K]",
+        ):
             _give_card(s, 0, _card(text))
         _show_card(s, 1, 2, win)
         _show_card(s, 1, 4, other)
         _set_tokens(s, 0, [0, 0, 2, 3, 2, 1, 0])
         _fill_rest(s, [W, U, G, R, K, P])
+
     state = _position(build)
     assert state.player(0).points == 19
     assert str(_choice(state)) == "buy 1.2"
@@ -445,14 +452,19 @@ def test_buys_the_card_that_reaches_10_crowns() -> None:
     point = _card("L1 R 1pt [2W 3U]")
 
     def build(s: Any) -> None:
-        for text in ("L3 W 3pt 2cr [3U 5R 3K 1P]", "L3 U 3pt 2cr [3W 3G 5K 1P]",
-                     "L3 G 3pt 2cr [5W 3U 3R 1P]", "L3 R 3pt 2cr [5U 3G 3K 1P]",
-                     "L1 K 0pt 1cr [3W]"):
+        for text in (
+            "L3 W 3pt 2cr [3U 5R 3K 1P]",
+            "L3 U 3pt 2cr [3W 3G 5K 1P]",
+            "L3 G 3pt 2cr [5W 3U 3R 1P]",
+            "L3 R 3pt 2cr [5U 3G 3K 1P]",
+            "L1 K 0pt 1cr [3W]",
+        ):
             _give_card(s, 0, _card(text))
         _show_card(s, 1, 1, point)
         _show_card(s, 1, 3, crown)
         _set_tokens(s, 0, [1, 2, 2, 0, 0, 0, 0])  # [3G] less 1 G bonus; [2W 3U] less 1 U, 1 W
         _fill_rest(s, [W, U, G, R, K, P])
+
     state = _position(build)
     assert state.player(0).crowns == 9
     assert str(_choice(state)) == "buy 1.3"
@@ -467,13 +479,17 @@ def test_buys_the_card_that_reaches_10_points_in_a_colour() -> None:
     white = _card("L1 W 1pt [2G 3R]")
 
     def build(s: Any) -> None:
-        for text in ("L3 R 4pt [2G 6R 2K]", "L3 R 3pt 2cr [5U 3G 3K 1P]",
-                     "L2 R 2pt privilege [2G 4R 1P]"):
+        for text in (
+            "L3 R 4pt [2G 6R 2K]",
+            "L3 R 3pt 2cr [5U 3G 3K 1P]",
+            "L2 R 2pt privilege [2G 4R 1P]",
+        ):
             _give_card(s, 0, _card(text))
         _show_card(s, 1, 1, white)
         _show_card(s, 1, 5, red)
         _set_tokens(s, 0, [2, 3, 2, 0, 0, 0, 0])  # both affordable ([2G 3R]: 3 R bonuses)
         _fill_rest(s, [W, U, G, R, K, P])
+
     state = _position(build)
     assert state.player(0).color_points[R] == 9
     assert str(_choice(state)) == "buy 1.5"
@@ -486,13 +502,18 @@ def test_attaches_a_joker_to_win_by_colour() -> None:
     joker = _card("L1 joker 1pt [4K 1P]")
 
     def build(s: Any) -> None:
-        for text in ("L3 R 4pt [2G 6R 2K]", "L3 R 3pt 2cr [5U 3G 3K 1P]",
-                     "L2 R 2pt privilege [2G 4R 1P]", "L1 W 0pt [1U 1G 1R 1K]",
-                     "L1 U 0pt [1W 1G 1R 1K]"):
+        for text in (
+            "L3 R 4pt [2G 6R 2K]",
+            "L3 R 3pt 2cr [5U 3G 3K 1P]",
+            "L2 R 2pt privilege [2G 4R 1P]",
+            "L1 W 0pt [1U 1G 1R 1K]",
+            "L1 U 0pt [1W 1G 1R 1K]",
+        ):
             _give_card(s, 0, _card(text))
         _show_card(s, 1, 2, joker)
         _set_tokens(s, 0, [0, 0, 0, 0, 4, 1, 0])
         _fill_rest(s, [W, U, G, R, K, P])
+
     state = _position(build)
     state.apply("buy 1.2")
     assert state.phase == "joker"
@@ -506,12 +527,18 @@ def test_takes_the_royal_card_that_reaches_20_points() -> None:
     crown = _card("L1 G 0pt 1cr [3R]")
 
     def build(s: Any) -> None:
-        for text in ("L3 - 6pt [8W]", "L2 - 5pt [6U 1P]", "L3 K 4pt [2W 2R 6K]",
-                     "L2 W 2pt 1cr [2G 2R 2K 1P]", "L1 U 0pt 1cr [3G]"):
+        for text in (
+            "L3 - 6pt [8W]",
+            "L2 - 5pt [6U 1P]",
+            "L3 K 4pt [2W 2R 6K]",
+            "L2 W 2pt 1cr [2G 2R 2K 1P]",
+            "L1 U 0pt 1cr [3G]",
+        ):
             _give_card(s, 0, _card(text))
         _show_card(s, 1, 1, crown)
         _set_tokens(s, 0, [0, 0, 0, 3, 0, 0, 0])
         _fill_rest(s, [W, U, G, R, K, P])
+
     state = _position(build)
     assert state.player(0).points == 17 and state.player(0).crowns == 2
     assert str(_choice(state)) == "buy 1.1"
@@ -534,6 +561,7 @@ def test_buys_the_card_that_earns_a_royal_card() -> None:
         _show_card(s, 1, 2, crown)
         _set_tokens(s, 0, [0, 1, 3, 3, 0, 0, 0])
         _fill_rest(s, [W, U, G, R, K, P])
+
     state = _position(build)
     assert str(_choice(state)) == "buy 1.2"
     state.apply("buy 1.2")
@@ -552,8 +580,12 @@ def _threat_position(gold_on_board: bool) -> State:
     threat = _card("L1 W 1pt [2G 3R]")
 
     def build(s: Any) -> None:
-        for text in ("L3 - 6pt [8W]", "L2 - 5pt [6U 1P]", "L3 U 4pt [2W 6U 2G]",
-                     "L3 K 4pt [2W 2R 6K]"):
+        for text in (
+            "L3 - 6pt [8W]",
+            "L2 - 5pt [6U 1P]",
+            "L3 U 4pt [2W 6U 2G]",
+            "L3 K 4pt [2W 2R 6K]",
+        ):
             _give_card(s, 1, _card(text))
         _show_card(s, 1, 3, threat)
         _set_tokens(s, 1, [0, 0, 2, 3, 0, 0, 0])
@@ -561,6 +593,7 @@ def _threat_position(gold_on_board: bool) -> State:
         if gold_on_board:
             _place(s, {"e5": GOLD})
         _fill_rest(s, [W, U, K, P])
+
     return _position(build)
 
 
@@ -578,8 +611,12 @@ def test_buys_the_card_that_would_let_the_opponent_win() -> None:
     threat = _card("L1 W 1pt [2G 3R]")
 
     def build(s: Any) -> None:
-        for text in ("L3 - 6pt [8W]", "L2 - 5pt [6U 1P]", "L3 U 4pt [2W 6U 2G]",
-                     "L3 K 4pt [2W 2R 6K]"):
+        for text in (
+            "L3 - 6pt [8W]",
+            "L2 - 5pt [6U 1P]",
+            "L3 U 4pt [2W 6U 2G]",
+            "L3 K 4pt [2W 2R 6K]",
+        ):
             _give_card(s, 1, _card(text))
         # seat 0 has 2 red bonuses: [2G 3R] costs it 2G 1R
         for text in ("L1 R 0pt [1W 1U 1G 1K]", "L1 R 0pt 1cr [3K]"):
@@ -588,6 +625,7 @@ def test_buys_the_card_that_would_let_the_opponent_win() -> None:
         _set_tokens(s, 1, [0, 0, 2, 3, 0, 0, 0])
         _set_tokens(s, 0, [0, 0, 2, 1, 0, 0, 0])
         _fill_rest(s, [W, U, K, P, G])
+
     state = _position(build)
     assert str(_choice(state)) == "buy 1.3"
 
@@ -598,17 +636,26 @@ def test_steals_the_token_the_opponent_needs_to_win() -> None:
     steal = _card("L2 W 1pt steal [4U 3R]")
 
     def build(s: Any) -> None:
-        for text in ("L3 - 6pt [8W]", "L2 - 5pt [6U 1P]", "L3 U 4pt [2W 6U 2G]",
-                     "L3 K 4pt [2W 2R 6K]"):
+        for text in (
+            "L3 - 6pt [8W]",
+            "L2 - 5pt [6U 1P]",
+            "L3 U 4pt [2W 6U 2G]",
+            "L3 K 4pt [2W 2R 6K]",
+        ):
             _give_card(s, 1, _card(text))
         _reserve_face_up(s, 1, _card("L1 W 1pt [2G 3R]"))
         _set_tokens(s, 1, [2, 2, 2, 3, 1, 0, 0])
         _show_card(s, 2, 1, steal)
-        for text in ("L1 U 0pt [1W 1G 1R 1K]", "L1 U 0pt 1cr [3G]", "L1 R 0pt [1W 1U 1G 1K]",
-                     "L1 R 0pt token [2U 2G]"):
+        for text in (
+            "L1 U 0pt [1W 1G 1R 1K]",
+            "L1 U 0pt 1cr [3G]",
+            "L1 R 0pt [1W 1U 1G 1K]",
+            "L1 R 0pt token [2U 2G]",
+        ):
             _give_card(s, 0, _card(text))
         _set_tokens(s, 0, [0, 2, 0, 1, 0, 0, 0])  # [4U 3R] less 2 U and 2 R bonuses
         _fill_rest(s, [W, U, K, P, G])
+
     state = _position(build)
     state.apply("buy 2.1")
     assert state.phase == "steal"
@@ -627,6 +674,7 @@ def test_prefers_a_line_of_the_three_tokens_it_needs() -> None:
         _set_tokens(s, 0, [0, 0, 1, 1, 1, 1, 0])
         _place(s, {"a1": G, "b1": R, "c1": K, "a3": W, "b3": U, "c3": U})
         _fill_rest(s, [W, U])
+
     state = _position(build)
     choice = _choice(state)
     assert choice.kind == "take"
@@ -651,6 +699,7 @@ def test_returns_tokens_it_does_not_need_and_keeps_gold() -> None:
         _set_tokens(s, 0, [2, 0, 2, 2, 2, 1, 1])
         _place(s, {"a1": W, "b1": U, "c1": W})
         _fill_rest(s, [U, W])
+
     state = _position(build)
     state.apply("take a1 b1 c1")
     assert state.phase == "return tokens"
@@ -671,6 +720,7 @@ def test_uses_a_privilege_for_the_token_that_completes_a_purchase() -> None:
         s["privileges"][:] = [1, 0]
         _place(s, {"e5": U})
         _fill_rest(s, [K, R, P])
+
     state = _position(build)
     chosen = _play_turn(state)
     assert chosen[0] == "privilege e5"
@@ -686,8 +736,11 @@ def test_target_follows_the_nearest_condition() -> None:
             _give_card(s, 0, _card(text))
 
     def crowns(s: Any) -> None:
-        for text in ("L3 W 3pt 2cr [3U 5R 3K 1P]", "L3 U 3pt 2cr [3W 3G 5K 1P]",
-                     "L3 G 3pt 2cr [5W 3U 3R 1P]"):
+        for text in (
+            "L3 W 3pt 2cr [3U 5R 3K 1P]",
+            "L3 U 3pt 2cr [3W 3G 5K 1P]",
+            "L3 G 3pt 2cr [5W 3U 3R 1P]",
+        ):
             _give_card(s, 0, _card(text))
 
     def points(s: Any) -> None:

@@ -83,11 +83,25 @@ def test_scores_equal_duel_evaluator_for_every_legal_decision() -> None:
     assert compared > 50_000
     assert len(mismatches) <= MAX_MISMATCH * compared, (
         f"{len(mismatches)} of {compared} scores differ from DuelEvaluator's, first: "
-        + "; ".join(mismatches[:5]))
+        + "; ".join(mismatches[:5])
+    )
     assert phases == PHASES
     assert kinds["replenish"] > 500 and kinds["privilege"] > 1000
-    for kind in ("take", "take_gold", "buy", "buy_choose", "reserve_pyramid", "reserve_deck",
-                 "pay_gold", "pay", "joker", "token", "steal", "royal", "return"):
+    for kind in (
+        "take",
+        "take_gold",
+        "buy",
+        "buy_choose",
+        "reserve_pyramid",
+        "reserve_deck",
+        "pay_gold",
+        "pay",
+        "joker",
+        "token",
+        "steal",
+        "royal",
+        "return",
+    ):
         assert kinds.get(kind, 0) > 20, kind
 
 

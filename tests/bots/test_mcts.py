@@ -166,9 +166,15 @@ def test_mcts_beats_random_in_classic():
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"seconds": None}, {"iterations": 0}, {"seconds": -1.0}, {"playout": "smart"},
-     {"iterations": 10, "max_playout": -1}, {"iterations": 10, "margin": 1.5},
-     {"iterations": 10, "margin": -0.1}],
+    [
+        {"seconds": None},
+        {"iterations": 0},
+        {"seconds": -1.0},
+        {"playout": "smart"},
+        {"iterations": 10, "max_playout": -1},
+        {"iterations": 10, "margin": 1.5},
+        {"iterations": 10, "margin": -0.1},
+    ],
 )
 def test_bad_configuration_is_refused(kwargs):
     with pytest.raises(ValueError):

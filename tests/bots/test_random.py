@@ -55,8 +55,9 @@ def test_always_legal_to_the_end(players: int) -> None:
             checked += 1
             return action
 
-    state, record = play_game([Checking(b) for b in bots], game="splendor", seed=players,
-                              max_decisions=5000)
+    state, record = play_game(
+        [Checking(b) for b in bots], game="splendor", seed=players, max_decisions=5000
+    )
     assert state.is_terminal
     assert checked == len(record.actions) > 0
 
@@ -78,8 +79,9 @@ def test_registry_and_protocol() -> None:
 
 
 def _duel_actions(seed_a: int, seed_b: int, deal: int) -> list[str]:
-    _, record = play_game([RandomBot(seed_a), RandomBot(seed_b)], game="duel", seed=deal,
-                          options={"turn_cap": 400})
+    _, record = play_game(
+        [RandomBot(seed_a), RandomBot(seed_b)], game="duel", seed=deal, options={"turn_cap": 400}
+    )
     return record.actions
 
 
@@ -107,11 +109,23 @@ def test_duel_always_legal_in_every_phase() -> None:
             return action
 
     for deal in (10, 16, 18, 0):
-        state, record = play_game([Checking(RandomBot(deal)), Checking(RandomBot(deal + 1))],
-                                  game="duel", seed=deal, options={"turn_cap": 400})
+        state, record = play_game(
+            [Checking(RandomBot(deal)), Checking(RandomBot(deal + 1))],
+            game="duel",
+            seed=deal,
+            options={"turn_cap": 400},
+        )
         assert state.is_terminal and record.result is not None
-    assert phases == {"main", "reserve", "payment", "joker", "token", "steal", "royal",
-                      "return tokens"}
+    assert phases == {
+        "main",
+        "reserve",
+        "payment",
+        "joker",
+        "token",
+        "steal",
+        "royal",
+        "return tokens",
+    }
 
 
 def test_duel_empty_legal_actions_is_an_error() -> None:

@@ -114,7 +114,9 @@ class Tally:
 # --------------------------------------------------------------------------- base positions
 
 
-def base_positions(seed: int, games: int = GAMES_PER_PLAYER_COUNT) -> dict[int, list[dict[str, Any]]]:
+def base_positions(
+    seed: int, games: int = GAMES_PER_PLAYER_COUNT
+) -> dict[int, list[dict[str, Any]]]:
     """Positions reached in seeded random play, as ``to_dict`` dicts: for each player count
     2-4, ``games`` games (more until a noble choice came up) dealt and played with uniform
     random decisions; every position in a payment, return-tokens or noble phase is kept,
@@ -339,7 +341,9 @@ def mutate(rng: np.random.Generator, base: dict[str, Any]) -> tuple[dict[str, An
 # --------------------------------------------------------------------------- judging
 
 
-def judge(d: dict[str, Any], seed: int, max_decisions: int = MAX_DECISIONS) -> tuple[str, str, bool]:
+def judge(
+    d: dict[str, Any], seed: int, max_decisions: int = MAX_DECISIONS
+) -> tuple[str, str, bool]:
     """Load ``d`` through the gate and, if accepted, play it out (see the module
     docstring). Returns ``(outcome, detail, capped)`` with outcome one of
     :data:`OUTCOMES`."""
@@ -406,8 +410,13 @@ def pick_base(rng: np.random.Generator, pool: dict[int, list[dict[str, Any]]]) -
     return ds[int(rng.integers(len(ds)))]
 
 
-def run(seed: int, start: int, count: int, pool: dict[int, list[dict[str, Any]]] | None = None,
-        report: Callable[[int, str, str, bool, int], None] | None = None) -> Tally:
+def run(
+    seed: int,
+    start: int,
+    count: int,
+    pool: dict[int, list[dict[str, Any]]] | None = None,
+    report: Callable[[int, str, str, bool, int], None] | None = None,
+) -> Tally:
     """Mutate and judge inputs ``start .. start + count - 1`` of campaign ``seed``.
 
     Args:
@@ -459,8 +468,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--start", type=int, default=0)
     p.add_argument("--count", type=int, required=True)
-    p.add_argument("--expect-boundscheck", action="store_true",
-                   help="first make sure the rules run bounds-checked (exit status 3 if not)")
+    p.add_argument(
+        "--expect-boundscheck",
+        action="store_true",
+        help="first make sure the rules run bounds-checked (exit status 3 if not)",
+    )
     args = p.parse_args(argv)
     if args.expect_boundscheck:
         probe = boundscheck_probe()
@@ -470,8 +482,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"# bounds checked: {probe}", flush=True)
 
     def report(i: int, outcome: str, detail: str, capped: bool, phase: int) -> None:
-        print(i, outcome, int(capped), phase, json.dumps(detail if outcome == "corrupted" else ""),
-              flush=True)
+        print(
+            i,
+            outcome,
+            int(capped),
+            phase,
+            json.dumps(detail if outcome == "corrupted" else ""),
+            flush=True,
+        )
 
     run(args.seed, args.start, args.count, report=report)
     print("done", flush=True)

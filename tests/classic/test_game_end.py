@@ -344,8 +344,9 @@ def test_c17_stall_scored_by_c15():
     assert st.is_terminal and st.end_reason == "stall" and st.winners == [1]
 
 
-@pytest.mark.parametrize("n,reserve", [(2, "reserve d3"), (3, "reserve 2.4"), (4, "reserve d1"),
-                                       (4, "reserve 1.1")])
+@pytest.mark.parametrize(
+    "n,reserve", [(2, "reserve d3"), (3, "reserve 2.4"), (4, "reserve d1"), (4, "reserve 1.1")]
+)
 def test_c17_an_action_in_the_round_resets_the_count(n, reserve):
     """C17: when the last seat can still reserve, the round is not a full round of
     passes; after its reserve every seat must pass again, a full round, before the end."""

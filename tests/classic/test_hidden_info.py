@@ -23,10 +23,29 @@ from .helpers import (
 )
 
 PUBLIC = (
-    "num_players", "current", "phase", "final_round", "pass_streak", "end_reason", "turn",
-    "supply", "deck_len", "faceup", "nobles", "tokens", "bonuses", "points",
-    "reserved_level", "reserved_blind", "num_reserved", "purchased_by", "noble_owner",
-    "pay_card", "pay_src", "pay_need", "pay_gold",
+    "num_players",
+    "current",
+    "phase",
+    "final_round",
+    "pass_streak",
+    "end_reason",
+    "turn",
+    "supply",
+    "deck_len",
+    "faceup",
+    "nobles",
+    "tokens",
+    "bonuses",
+    "points",
+    "reserved_level",
+    "reserved_blind",
+    "num_reserved",
+    "purchased_by",
+    "noble_owner",
+    "pay_card",
+    "pay_src",
+    "pay_need",
+    "pay_gold",
 )
 
 

@@ -115,8 +115,10 @@ def test_field_out_of_range():
 
 def test_card_duplicated():
     """C2: a card in two places (a face-up card copied over another slot)."""
+
     def dup(d):
         d["faceup"][0][1] = d["faceup"][0][0]
+
     msg = expect_error(corrupt(dup), "corrupt position", "places")
     assert "2 places" in msg and "0 places" in msg  # the copy, and the card it replaced
 
@@ -124,26 +126,32 @@ def test_card_duplicated():
 def test_card_in_deck_of_wrong_level():
     def swap(d):
         d["decks"][0][0], d["decks"][2][0] = d["decks"][2][0], d["decks"][0][0]
+
     expect_error(corrupt(swap), "decks[0][0]=70", "is 0..39 (C2)")
 
 
 def test_tokens_not_conserved():
     """C1: a token appearing from nowhere."""
+
     def extra(d):
         d["supply"][0] += 1
+
     expect_error(corrupt(extra), "W tokens", "expected 5")
 
 
 def test_gold_not_conserved():
     def less(d):
         d["supply"][5] -= 1
+
     expect_error(corrupt(less), "* tokens", "expected 5")
 
 
 def test_points_not_matching_cards():
     """Scores must equal the points of cards bought and nobles received."""
+
     def more(d):
         d["points"][1] += 3
+
     expect_error(corrupt(more), "seat 1", "points")
 
 
@@ -158,8 +166,10 @@ def test_too_many_tokens_outside_return_phase():
 
 def test_too_many_reserved():
     """C8: at most 3 reserved cards."""
+
     def four(d):
         d["num_reserved"][0] = 4
+
     expect_error(corrupt(four), "num_reserved[0]=4", "reserved card count is 0..3 (C8)")
 
 

@@ -91,29 +91,99 @@ def _deck_past_length(d: dict[str, Any]) -> None:
 
 
 RANGES: list[tuple[str, int, str, Edit, tuple[str, ...]]] = [
-    ("noble id 10", 3, "main", lambda d: d["nobles"].__setitem__(0, 10), ("nobles[0]=10", "0..9 or -1 (C3)")),
+    (
+        "noble id 10",
+        3,
+        "main",
+        lambda d: d["nobles"].__setitem__(0, 10),
+        ("nobles[0]=10", "0..9 or -1 (C3)"),
+    ),
     ("noble id -2", 3, "main", lambda d: d["nobles"].__setitem__(1, -2), ("nobles[1]=-2", "(C3)")),
-    ("noble id 12, slot 2", 2, "main", lambda d: d["nobles"].__setitem__(2, 12), ("nobles[2]=12", "(C3)")),
-    ("noble past those dealt", 2, "main", _noble_past_dealt, ("nobles[4]=", "3 nobles dealt", "(C3)")),
-    ("noble owner not a seat", 2, "main", lambda d: d["noble_owner"].__setitem__(
-        move_noble_to_owner(d, 0), 5), ("noble_owner[", "=5", "(C12)")),
-    ("observer of a state", 2, "main", lambda d: d.update(observer=0), ("observer=0", "is -1 (C16)")),
+    (
+        "noble id 12, slot 2",
+        2,
+        "main",
+        lambda d: d["nobles"].__setitem__(2, 12),
+        ("nobles[2]=12", "(C3)"),
+    ),
+    (
+        "noble past those dealt",
+        2,
+        "main",
+        _noble_past_dealt,
+        ("nobles[4]=", "3 nobles dealt", "(C3)"),
+    ),
+    (
+        "noble owner not a seat",
+        2,
+        "main",
+        lambda d: d["noble_owner"].__setitem__(move_noble_to_owner(d, 0), 5),
+        ("noble_owner[", "=5", "(C12)"),
+    ),
+    (
+        "observer of a state",
+        2,
+        "main",
+        lambda d: d.update(observer=0),
+        ("observer=0", "is -1 (C16)"),
+    ),
     ("negative turn", 2, "main", lambda d: d.update(turn=-1), ("turn=-1", "(C5)")),
-    ("final_round 7", 3, "main", lambda d: d.update(final_round=7), ("final_round=7", "0..1 (C14)")),
-    ("pass_streak 99", 4, "main", lambda d: d.update(pass_streak=99), ("pass_streak=99", "0..4 (C17)")),
+    (
+        "final_round 7",
+        3,
+        "main",
+        lambda d: d.update(final_round=7),
+        ("final_round=7", "0..1 (C14)"),
+    ),
+    (
+        "pass_streak 99",
+        4,
+        "main",
+        lambda d: d.update(pass_streak=99),
+        ("pass_streak=99", "0..4 (C17)"),
+    ),
     ("pass_streak -1", 2, "main", lambda d: d.update(pass_streak=-1), ("pass_streak=-1", "(C17)")),
     ("end_reason 9", 2, "game over", lambda d: d.update(end_reason=9), ("end_reason=9", "0..2")),
     ("phase 7", 2, "main", lambda d: d.update(phase=7), ("phase=7", "0..4")),
-    ("current 3 of 3 players", 3, "main", lambda d: d.update(current=3), ("current=3", "0..2 or -1 (C5)")),
-    ("points of an absent seat", 2, "main", lambda d: d["points"].__setitem__(3, 5), ("points[3]=5", "(C9, C12)")),
-    ("bonuses of an absent seat", 3, "main", lambda d: d["bonuses"][3].__setitem__(2, 1), ("bonuses[3][2]=1",)),
+    (
+        "current 3 of 3 players",
+        3,
+        "main",
+        lambda d: d.update(current=3),
+        ("current=3", "0..2 or -1 (C5)"),
+    ),
+    (
+        "points of an absent seat",
+        2,
+        "main",
+        lambda d: d["points"].__setitem__(3, 5),
+        ("points[3]=5", "(C9, C12)"),
+    ),
+    (
+        "bonuses of an absent seat",
+        3,
+        "main",
+        lambda d: d["bonuses"][3].__setitem__(2, 1),
+        ("bonuses[3][2]=1",),
+    ),
     ("tokens of an absent seat", 2, "main", _token_to_absent_seat, ("tokens[3][0]=1", "(C1)")),
-    ("buyer not a seat", 3, "main", lambda d: d["purchased_by"].__setitem__(d["faceup"][0][0], 3),
-     ("purchased_by[", "=3", "(C9)")),
+    (
+        "buyer not a seat",
+        3,
+        "main",
+        lambda d: d["purchased_by"].__setitem__(d["faceup"][0][0], 3),
+        ("purchased_by[", "=3", "(C9)"),
+    ),
     ("deck entry past its length", 2, "main", _deck_past_length, ("decks[0][", "(C2)")),
     ("pay_src 100", 2, "payment", lambda d: d.update(pay_src=100), ("pay_src=100", "0..14 (C9)")),
     ("pay_card -5", 3, "payment", lambda d: d.update(pay_card=-5), ("pay_card=-5", "(C9)")),
-    ("pay_need -1", 4, "payment", lambda d: d["pay_need"].__setitem__(2, -1), ("pay_need[2]=-1", "(C9)")),
+    (
+        "pay_need -1",
+        4,
+        "payment",
+        lambda d: d["pay_need"].__setitem__(2, -1),
+        ("pay_need[2]=-1", "(C9)"),
+    ),
 ]
 
 
@@ -134,8 +204,16 @@ def test_reserved_card_flags_are_checked():
     """C8: a reserved slot's blind flag is 0 or 1, and 0 past the reserved count."""
     st = new(2, 4)
     st.apply("reserve d1")
-    refused(edited(st, lambda d: d["reserved_blind"][0].__setitem__(0, 2)), "reserved_blind[0][0]=2", "(C8)")
-    refused(edited(st, lambda d: d["reserved_blind"][0].__setitem__(1, 1)), "reserved_blind[0][1]=1", "(C8)")
+    refused(
+        edited(st, lambda d: d["reserved_blind"][0].__setitem__(0, 2)),
+        "reserved_blind[0][0]=2",
+        "(C8)",
+    )
+    refused(
+        edited(st, lambda d: d["reserved_blind"][0].__setitem__(1, 1)),
+        "reserved_blind[0][1]=1",
+        "(C8)",
+    )
 
 
 # ------------------------------------------------------------------ format
@@ -143,8 +221,15 @@ def test_reserved_card_flags_are_checked():
 
 @pytest.mark.parametrize(
     "name,value",
-    [("turn", 3.5), ("turn", True), ("phase", "0"), ("supply", [4, 4, 4, 4, 4.0, 5]),
-     ("tokens", [[0] * 6, [0] * 5 + [False], [0] * 6, [0] * 6]), ("rng", ["12x"]), ("rng", [1.5])],
+    [
+        ("turn", 3.5),
+        ("turn", True),
+        ("phase", "0"),
+        ("supply", [4, 4, 4, 4, 4.0, 5]),
+        ("tokens", [[0] * 6, [0] * 5 + [False], [0] * 6, [0] * 6]),
+        ("rng", ["12x"]),
+        ("rng", [1.5]),
+    ],
 )
 def test_non_integers_are_refused(name, value):
     """A position holds integers only: numpy would read 3.5 as 3, true as 1 and "0" as 0."""
@@ -196,23 +281,86 @@ def _noble_choice_without_choice(d: dict[str, Any]) -> None:
 
 
 PHASES: list[tuple[str, int, str, Edit, tuple[str, ...]]] = [
-    ("payment for another card", 2, "payment", _other_card, ("stays at its source until paid (C9)",)),
-    ("payment owing more than the cost", 3, "payment", _owe_more, ("pay_need=", "more than card", "(C9)")),
+    (
+        "payment for another card",
+        2,
+        "payment",
+        _other_card,
+        ("stays at its source until paid (C9)",),
+    ),
+    (
+        "payment owing more than the cost",
+        3,
+        "payment",
+        _owe_more,
+        ("pay_need=", "more than card", "(C9)"),
+    ),
     ("gold committed disagrees", 2, "payment", _gold_mismatch, ("pay_gold=", "(C9)")),
     ("payment that cannot be completed", 4, "payment", _no_tokens_to_pay, ("(C9)",)),
     ("payment phase without a card", 2, "main", _payment_without_card, ("pay_card=-1", "(C9)")),
-    ("pay fields outside a payment", 2, "main", _pay_fields_outside_payment, ("outside a payment", "(C9)")),
-    ("return phase at 10 tokens", 3, "return tokens", _return_without_excess, ("returned only above 10", "(C6, C11)")),
-    ("noble choice with no choice", 2, "main", _noble_choice_without_choice, ("several qualify (C12)",)),
-    ("finished game with a seat to play", 2, "game over", lambda d: d.update(current=0),
-     ("current=0", "no current player (C14, C17)")),
-    ("game in progress with an end reason", 3, "main", lambda d: d.update(end_reason=1),
-     ("end_reason=1", "while the game goes on")),
-    ("game over without an end reason", 2, "game over", lambda d: d.update(end_reason=0), ("end_reason=0",)),
-    ("game over stalled without passes", 2, "game over", lambda d: d.update(end_reason=2),
-     ("end_reason=2 (stall)", "(C17)")),
-    ("game in progress without a seat to play", 2, "main", lambda d: d.update(current=-1), ("current=-1", "(C5)")),
-    ("passes during a payment", 2, "payment", lambda d: d.update(pass_streak=1), ("pass_streak=1", "(C17)")),
+    (
+        "pay fields outside a payment",
+        2,
+        "main",
+        _pay_fields_outside_payment,
+        ("outside a payment", "(C9)"),
+    ),
+    (
+        "return phase at 10 tokens",
+        3,
+        "return tokens",
+        _return_without_excess,
+        ("returned only above 10", "(C6, C11)"),
+    ),
+    (
+        "noble choice with no choice",
+        2,
+        "main",
+        _noble_choice_without_choice,
+        ("several qualify (C12)",),
+    ),
+    (
+        "finished game with a seat to play",
+        2,
+        "game over",
+        lambda d: d.update(current=0),
+        ("current=0", "no current player (C14, C17)"),
+    ),
+    (
+        "game in progress with an end reason",
+        3,
+        "main",
+        lambda d: d.update(end_reason=1),
+        ("end_reason=1", "while the game goes on"),
+    ),
+    (
+        "game over without an end reason",
+        2,
+        "game over",
+        lambda d: d.update(end_reason=0),
+        ("end_reason=0",),
+    ),
+    (
+        "game over stalled without passes",
+        2,
+        "game over",
+        lambda d: d.update(end_reason=2),
+        ("end_reason=2 (stall)", "(C17)"),
+    ),
+    (
+        "game in progress without a seat to play",
+        2,
+        "main",
+        lambda d: d.update(current=-1),
+        ("current=-1", "(C5)"),
+    ),
+    (
+        "passes during a payment",
+        2,
+        "payment",
+        lambda d: d.update(pass_streak=1),
+        ("pass_streak=1", "(C17)"),
+    ),
 ]
 
 
@@ -237,19 +385,23 @@ def test_payment_positions_reached_in_play_are_accepted():
 
 def test_empty_faceup_slot_with_cards_in_the_deck():
     """C10: a face-up slot is refilled at once; empty only once its deck is."""
+
     def hide(d):
         lvl = 1
         d["decks"][lvl][d["deck_len"][lvl]] = d["faceup"][lvl][2]
         d["deck_len"][lvl] += 1
         d["faceup"][lvl][2] = -1
+
     refused(edited(new(2, 3), hide), "faceup[1][2] is empty", "(C10)")
 
 
 def test_noble_owner_must_meet_the_requirement():
     """C12: a noble visits only a seat whose bonuses meet its requirement."""
+
     def grant(d):
         move_noble_to_owner(d, 1)
         d["points"][1] += 3
+
     refused(edited(new(2, 3), grant), "seat 1's bonuses do not meet noble", "(C12)")
 
 
@@ -266,8 +418,10 @@ def test_seat_to_play_follows_the_turn_count():
 
 def test_final_round_needs_fifteen_points():
     """C14: the final round starts when a seat ends a turn with 15 points."""
-    refused(edited(playing(2, 3, "main"), lambda d: d.update(final_round=1)),
-            "final_round=1 but no seat has 15 points (C14)")
+    refused(
+        edited(playing(2, 3, "main"), lambda d: d.update(final_round=1)),
+        "final_round=1 but no seat has 15 points (C14)",
+    )
 
 
 def test_fifteen_points_start_the_final_round():
@@ -298,13 +452,17 @@ def test_game_ended_on_points_had_a_final_round():
     if st.end_reason != "points":  # pragma: no cover - seed 1 ends on points
         pytest.skip("not a points ending")
     refused(edited(st, lambda d: d.update(final_round=0)), "(C14)")
-    refused(edited(st, lambda d: d.update(turn=d["turn"] + 1)), "multiple of the player count (C14)")
+    refused(
+        edited(st, lambda d: d.update(turn=d["turn"] + 1)), "multiple of the player count (C14)"
+    )
 
 
 def test_passes_need_an_empty_gem_supply():
     """C17: a seat passes only when it can take no token."""
-    refused(edited(playing(2, 2, "main"), lambda d: d.update(pass_streak=1)),
-            "passes only when it can take no token (C17)")
+    refused(
+        edited(playing(2, 2, "main"), lambda d: d.update(pass_streak=1)),
+        "passes only when it can take no token (C17)",
+    )
 
 
 # ------------------------------------------------------------------ sound positions
@@ -328,17 +486,23 @@ def test_range_problems_messages():
     """The game-independent range check names index, value, range and rule."""
     from splendor.core import range_problems
 
-    assert range_problems("nobles", np.array([1, -1, 12]), 0, 9, "a noble id is", "C3", also=(-1,)) == [
-        "nobles[2]=12: a noble id is 0..9 or -1 (C3)"
-    ]
+    assert range_problems(
+        "nobles", np.array([1, -1, 12]), 0, 9, "a noble id is", "C3", also=(-1,)
+    ) == ["nobles[2]=12: a noble id is 0..9 or -1 (C3)"]
     assert range_problems("x", np.int8(5), 0, 9, "x is", "R1") == []
     assert range_problems("tokens", np.array([[0, 1], [2, 0]]), 0, 0, "held:", "C1", start=2) == [
         "tokens[2][1]=1: held: 0 (C1)",
         "tokens[3][0]=2: held: 0 (C1)",
     ]
     many = range_problems("v", np.arange(10), 0, 4, "v is", "R", limit=2)
-    assert many == ["v[5]=5: v is 0..4 (R)", "v[6]=6: v is 0..4 (R)", "v: 3 more values out of range (R)"]
-    per_element = range_problems("d", np.array([5, -1]), np.array([0, -1]), np.array([3, -1]), "d is", "R")
+    assert many == [
+        "v[5]=5: v is 0..4 (R)",
+        "v[6]=6: v is 0..4 (R)",
+        "v: 3 more values out of range (R)",
+    ]
+    per_element = range_problems(
+        "d", np.array([5, -1]), np.array([0, -1]), np.array([3, -1]), "d is", "R"
+    )
     assert per_element == ["d[0]=5: d is 0..3 (R)"]
 
 
@@ -348,7 +512,13 @@ def test_check_integer_fields():
 
     dtype = np.dtype([("a", np.int8, (2,)), ("rng", np.uint64, (1,))])
     check_integer_fields({"a": [1, -2], "rng": ["123"]}, dtype)
-    for bad in ({"a": [1, 2.0]}, {"a": [True, 1]}, {"a": ["1", 1]}, {"rng": ["-1"]}, {"rng": [None]}):
+    for bad in (
+        {"a": [1, 2.0]},
+        {"a": [True, 1]},
+        {"a": ["1", 1]},
+        {"rng": ["-1"]},
+        {"rng": [None]},
+    ):
         with pytest.raises(ValueError, match="must hold integers"):
             check_integer_fields(bad, dtype)
 

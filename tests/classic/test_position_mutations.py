@@ -42,7 +42,11 @@ def test_mutated_positions_are_refused_or_play_soundly():
     if not config.DISABLE_JIT:
         for phase in PHASES.values():
             for outcome in ("refused", "accepted"):
-                assert tally.by_phase.get(f"{phase}:{outcome}", 0) > 0, (phase, outcome, tally.by_phase)
+                assert tally.by_phase.get(f"{phase}:{outcome}", 0) > 0, (
+                    phase,
+                    outcome,
+                    tally.by_phase,
+                )
         # refusals come from many different rules, not from one check catching everything
         assert len(tally.refused_by) >= 8, tally.refused_by
 
@@ -58,9 +62,23 @@ def test_mutations_under_numba_boundscheck(tmp_path: Path) -> None:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     count = 10 if config.DISABLE_JIT else 150
     proc = subprocess.run(
-        [sys.executable, "-m", "tests.classic.position_mutations", "--seed", str(SEED),
-         "--start", "100000", "--count", str(count), "--expect-boundscheck"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "tests.classic.position_mutations",
+            "--seed",
+            str(SEED),
+            "--start",
+            "100000",
+            "--count",
+            str(count),
+            "--expect-boundscheck",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     lines = proc.stdout.splitlines()

@@ -87,9 +87,7 @@ def check_decision(st: classic.State, n: int, det_rng: np.random.Generator, deep
         for p in range(n):
             for k in range(int(o["num_reserved"][p])):
                 hidden = int(o["reserved"][p, k]) == -1
-                paying = (
-                    st.phase == "payment" and p == cur and int(o["pay_src"]) - 12 == k
-                )
+                paying = st.phase == "payment" and p == cur and int(o["pay_src"]) - 12 == k
                 assert hidden == (p != seat and bool(o["reserved_blind"][p, k]) and not paying)
         if seat == cur:
             assert ob.legal_actions() == legal
@@ -127,8 +125,11 @@ def play_and_check(n: int, seed: int, rnd: random.Random, deep: bool = True) -> 
         st.apply(action)
         twin.apply(action.id)
         ids.append(action.id)
-        passes = passes + 1 if action.kind == "pass" else (passes if action.kind in (
-            "return", "noble") else 0)
+        passes = (
+            passes + 1
+            if action.kind == "pass"
+            else (passes if action.kind in ("return", "noble") else 0)
+        )
         assert twin._a.tobytes() == st._a.tobytes()  # copy() replays identically
         assert int(st._a[0]["pass_streak"]) == passes  # C17: consecutive passes
         check_decision(st, n, det_rng, deep)
@@ -202,4 +203,3 @@ def test_compiled_playouts_end_soundly():
             assert st.winners == expected_winners(st)
             if st.end_reason == "points":
                 assert max(st.scores) >= 15 and st.turn % n == 0
-

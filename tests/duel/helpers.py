@@ -329,11 +329,13 @@ def give_bonuses(
     for colour, n in enumerate(bonuses):
         ids = free_cards(
             st,
-            lambda c: c.level == 1
-            and c.color == colour
-            and c.points == 0
-            and c.crowns == 0
-            and c.id not in avoid,
+            lambda c: (
+                c.level == 1
+                and c.color == colour
+                and c.points == 0
+                and c.crowns == 0
+                and c.id not in avoid
+            ),
         )
         assert len(ids) >= n, f"not enough cards of colour {colour}"
         give_bought(st, seat, ids[:n])

@@ -31,8 +31,12 @@ BOARD = "WUGRK/UGRKW/GRPKU/RKWP*/GWU**"
 
 def ability(name, level=None, **kw):
     def pred(c):
-        return c.ability == name and (level is None or c.level == level) and all(
-            getattr(c, k) == v for k, v in kw.items())
+        return (
+            c.ability == name
+            and (level is None or c.level == level)
+            and all(getattr(c, k) == v for k, v in kw.items())
+        )
+
     return pred
 
 
@@ -257,16 +261,18 @@ def test_d15_token_ability_with_several_matching_tokens():
 def test_d15_d20_token_ability_can_trigger_the_token_limit():
     """D15 with D20: the token taken can bring the player above 10."""
     st = new(0)
-    cid, slot = affordable(st, ability("token", level=1, color=0), extra="3G 3U",
-                           board="W..../...../...../...../.....")
+    cid, slot = affordable(
+        st, ability("token", level=1, color=0), extra="3G 3U", board="W..../...../...../...../....."
+    )
     arrange(st, tokens={0: "2R 2K 3G 4U 1*"})
     sound(st)
     st.apply(f"buy {slot}")
     assert tokens_of(st, 0) == vec("1W 3G 4U 1*")
     assert st.current_player == 1  # 9 tokens: no return
     st = new(0)
-    cid, slot = affordable(st, ability("token", level=1, color=0),
-                           board="W..../...../...../...../.....")
+    cid, slot = affordable(
+        st, ability("token", level=1, color=0), board="W..../...../...../...../....."
+    )
     arrange(st, tokens={0: "2R 2K 4G 4U 2P 1*"})
     st.apply(f"buy {slot}")
     assert sum(tokens_of(st, 0)) == 12 and st.phase == "return tokens"

@@ -90,7 +90,7 @@ def test_d8_145_lines_25_72_48():
     assert len({frozenset(ln) for ln in lines}) == 145
     for i, ln in enumerate(lines):
         assert list(B.LINES[i][: len(ln)]) == list(ln) == sorted(ln)
-        assert all(x == -1 for x in B.LINES[i][len(ln):])
+        assert all(x == -1 for x in B.LINES[i][len(ln) :])
         assert B.LINE_LEN[i] == len(ln)
 
 
@@ -101,8 +101,16 @@ def test_d8_line_id_accepts_any_order_and_rejects_non_lines():
     assert B.line_id([c("c3"), c("c4"), c("c5")]) == B.line_id([c("c5"), c("c3"), c("c4")])
     assert set(B.line_cells(B.line_id([c("a1"), c("b2"), c("c3")]))) == {0, 6, 12}
     assert set(B.line_cells(B.line_id([c("e1"), c("d2")]))) == {4, 8}  # anti-diagonal
-    for bad in (["a1", "a3"], ["a1", "c1"], ["a1", "b3"], ["a1", "a2", "b3"], ["a1", "a1"],
-                ["a1", "a2", "a3", "a4"], ["a1", "b2", "c2"], ["e1", "a2"]):
+    for bad in (
+        ["a1", "a3"],
+        ["a1", "c1"],
+        ["a1", "b3"],
+        ["a1", "a2", "b3"],
+        ["a1", "a1"],
+        ["a1", "a2", "a3", "a4"],
+        ["a1", "b2", "c2"],
+        ["e1", "a2"],
+    ):
         with pytest.raises(ValueError):
             B.line_id([c(x) for x in bad])
     with pytest.raises(ValueError, match="not a line"):
@@ -174,12 +182,7 @@ def test_d2_d7_refill_follows_the_spiral():
     are filled."""
     st = new(3)
     # seat 0 holds 6 tokens, so 6 cells stay empty after the refill
-    arrange(st, board=(
-        "WWWW./"
-        "UUUU./"
-        "GG.../"
-        "....*/"
-        "....."), tokens={0: "2G 2R 2K", 1: ""})
+    arrange(st, board=("WWWW./UUUU./GG.../....*/....."), tokens={0: "2G 2R 2K", 1: ""})
     sound(st)
     empty_before = [i for i in range(25) if st.board[i] is None]
     in_bag = sum(bag(st))

@@ -324,8 +324,12 @@ def test_d10_gold_pays_for_any_missing_gem():
     assert st.players[0].crowns == CARDS[cid].crowns
 
 
-@settings(max_examples=25, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(
     held=hs.lists(hs.integers(0, 3), min_size=6, max_size=6),
     gold=hs.integers(0, 3),

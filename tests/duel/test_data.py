@@ -90,7 +90,10 @@ def test_d4_four_royals():
     """D4: 4 royal cards: 3 points, or 2 points with again, privilege or steal."""
     assert len(ROYALS) == 4
     assert sorted((r.points, r.ability) for r in ROYALS) == [
-        (2, "again"), (2, "privilege"), (2, "steal"), (3, "none"),
+        (2, "again"),
+        (2, "privilege"),
+        (2, "steal"),
+        (3, "none"),
     ]
 
 

@@ -95,8 +95,9 @@ def test_d19_d20_d13_end_of_turn_order():
     """D13 ('after this turn ends (D19, D20)'): a free 1-crown card reaching 3 crowns:
     first the royal card ('again'), then the token limit, then the extra turn."""
     st = new(0)
-    cid, slot = show(st, lambda c: c.level == 1 and c.crowns == 1 and c.ability == "none"
-                     and c.color == 0)  # costs 3U
+    cid, slot = show(
+        st, lambda c: c.level == 1 and c.crowns == 1 and c.ability == "none" and c.color == 0
+    )  # costs 3U
     give_bonuses(st, 0, (0, 3, 0, 0, 0), avoid=[cid])  # free now
     crown = [c.id for c in CARDS if c.crowns == 1 and c.ability == "none" and c.level == 2]
     give_bought(st, 0, crown[:2])

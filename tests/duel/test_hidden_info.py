@@ -28,11 +28,37 @@ from .helpers import (
 )
 
 PUBLIC = (
-    "current", "phase", "end_reason", "winner", "replenished", "again", "pend",
-    "pend_card", "turn", "turn_cap", "board", "bag", "deck_len", "pyramid", "tokens",
-    "bonuses", "points", "crowns", "color_points", "privileges", "reserved_level",
-    "reserved_blind", "num_reserved", "card_owner", "card_color", "royal_owner",
-    "crown_claims", "pay_card", "pay_src", "pay_need", "pay_gold",
+    "current",
+    "phase",
+    "end_reason",
+    "winner",
+    "replenished",
+    "again",
+    "pend",
+    "pend_card",
+    "turn",
+    "turn_cap",
+    "board",
+    "bag",
+    "deck_len",
+    "pyramid",
+    "tokens",
+    "bonuses",
+    "points",
+    "crowns",
+    "color_points",
+    "privileges",
+    "reserved_level",
+    "reserved_blind",
+    "num_reserved",
+    "card_owner",
+    "card_color",
+    "royal_owner",
+    "crown_claims",
+    "pay_card",
+    "pay_src",
+    "pay_need",
+    "pay_gold",
 )
 HIDDEN = ("decks", "rng", "reserved", "observer")
 assert set(PUBLIC) | set(HIDDEN) == set(duel.STATE_DTYPE.names)
@@ -50,8 +76,9 @@ def played(seed=1, decisions=30):
     st.apply(sorted(legal_of(st, "take_gold"))[0])
     st.apply("reserve 2.1")  # seat 0 face up
     for _ in range(decisions):
-        acts = [a for a in st.legal_actions() if a.kind not in ("buy", "buy_choose")
-                or not a.reserved]
+        acts = [
+            a for a in st.legal_actions() if a.kind not in ("buy", "buy_choose") or not a.reserved
+        ]
         if st.is_terminal or not acts:
             break
         st.apply(rnd.choice(acts))
@@ -122,8 +149,9 @@ def test_d22_states_differing_only_in_hidden_information_look_the_same():
         field(other, "decks")[lvl, :n] = rng.permutation(field(other, "decks")[lvl, :n])
     field(other, "rng")[0] = np.uint64(987654321)
     # seat 1's blind card (level 3) swapped with a card of the level-3 deck
-    k = next(k for k in range(int(rec(other)["num_reserved"][1]))
-             if rec(other)["reserved_blind"][1, k])
+    k = next(
+        k for k in range(int(rec(other)["num_reserved"][1])) if rec(other)["reserved_blind"][1, k]
+    )
     lvl = int(rec(other)["reserved_level"][1, k]) - 1
     mine = int(field(other, "reserved")[1, k])
     deck_card = int(field(other, "decks")[lvl, 0])
@@ -222,8 +250,16 @@ def test_d22_blind_card_being_paid_for_is_shown():
     payment is no longer secret: it shows in the payment for both seats, and
     determinize keeps it."""
     st = new(0)
-    cid = free_cards(st, lambda c: c.level == 1 and c.ability == "none" and c.color == 0
-                     and c.points == 0 and c.crowns == 0)[0]
+    cid = free_cards(
+        st,
+        lambda c: (
+            c.level == 1
+            and c.ability == "none"
+            and c.color == 0
+            and c.points == 0
+            and c.crowns == 0
+        ),
+    )[0]
     give_reserved(st, 0, cid, blind=True)
     cost = " ".join(f"{n}{'WUGRKP'[c]}" for c, n in enumerate(CARDS[cid].cost) if n)
     arrange(st, tokens={0: cost + " 1*"})

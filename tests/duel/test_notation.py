@@ -25,10 +25,22 @@ def test_action_table_size_and_blocks():
     royal (D19), return (D20), pass."""
     assert NUM_ACTIONS == 296 == len(ACTIONS)
     blocks = [
-        ("privilege", 25), ("replenish", 1), ("take", 145), ("take_gold", 25),
-        ("reserve_pyramid", 12), ("reserve_deck", 3), ("buy", 15), ("buy_choose", 15),
-        ("pay_gold", 6), ("pay", 1), ("joker", 5), ("token", 25), ("steal", 6),
-        ("royal", 4), ("return", 7), ("pass", 1),
+        ("privilege", 25),
+        ("replenish", 1),
+        ("take", 145),
+        ("take_gold", 25),
+        ("reserve_pyramid", 12),
+        ("reserve_deck", 3),
+        ("buy", 15),
+        ("buy_choose", 15),
+        ("pay_gold", 6),
+        ("pay", 1),
+        ("joker", 5),
+        ("token", 25),
+        ("steal", 6),
+        ("royal", 4),
+        ("return", 7),
+        ("pass", 1),
     ]
     assert [a.kind for a in ACTIONS] == [k for k, n in blocks for _ in range(n)]
     assert [a.id for a in ACTIONS] == list(range(NUM_ACTIONS))
@@ -39,17 +51,24 @@ def test_notation_of_every_decision():
     texts = [str(a) for a in ACTIONS]
     takes = ["take " + " ".join(cell_name(c) for c in line_cells(i)) for i in range(145)]
     want = (
-        [f"privilege {c}" for c in CELLS] + ["replenish"] + takes
+        [f"privilege {c}" for c in CELLS]
+        + ["replenish"]
+        + takes
         + [f"gold {c}" for c in CELLS]
-        + [f"reserve {s}" for s in SLOTS] + [f"reserve d{k}" for k in (1, 2, 3)]
-        + [f"buy {s}" for s in SLOTS] + [f"buy r{k}" for k in (1, 2, 3)]
-        + [f"buy {s} choose" for s in SLOTS] + [f"buy r{k} choose" for k in (1, 2, 3)]
-        + [f"gold {t}" for t in "WUGRKP"] + ["pay"]
+        + [f"reserve {s}" for s in SLOTS]
+        + [f"reserve d{k}" for k in (1, 2, 3)]
+        + [f"buy {s}" for s in SLOTS]
+        + [f"buy r{k}" for k in (1, 2, 3)]
+        + [f"buy {s} choose" for s in SLOTS]
+        + [f"buy r{k} choose" for k in (1, 2, 3)]
+        + [f"gold {t}" for t in "WUGRKP"]
+        + ["pay"]
         + [f"joker {t}" for t in "WUGRK"]
         + [f"token {c}" for c in CELLS]
         + [f"steal {t}" for t in "WUGRKP"]
         + [f"royal {k}" for k in (1, 2, 3, 4)]
-        + [f"return {t}" for t in "WUGRKP*"] + ["pass"]
+        + [f"return {t}" for t in "WUGRKP*"]
+        + ["pass"]
     )
     assert texts == want
     assert len(set(texts)) == NUM_ACTIONS
@@ -95,13 +114,53 @@ def test_action_attributes():
 @pytest.mark.parametrize(
     "text",
     [
-        "", "   ", "fly", "take", "take a1 a3", "take a1 c1", "take a1 b3", "take a1 a1",
-        "take a1 a2 a3 a4", "take a1 b2 c2", "take f1", "take a0", "privilege", "privilege *",
-        "privilege a1 a2", "gold", "gold *", "gold a6", "reserve", "reserve 1.6", "reserve 2.5",
-        "reserve 4.1", "reserve d4", "reserve r1", "buy", "buy 1.0", "buy d1", "buy r4",
-        "buy 1.1 now", "buy 1.1 choose extra", "pay now", "replenish c3", "pass 1",
-        "joker P", "joker *", "joker", "token", "token W", "steal *", "steal gold", "steal",
-        "royal 0", "royal 5", "royal one", "return X", "return", "return W U",
+        "",
+        "   ",
+        "fly",
+        "take",
+        "take a1 a3",
+        "take a1 c1",
+        "take a1 b3",
+        "take a1 a1",
+        "take a1 a2 a3 a4",
+        "take a1 b2 c2",
+        "take f1",
+        "take a0",
+        "privilege",
+        "privilege *",
+        "privilege a1 a2",
+        "gold",
+        "gold *",
+        "gold a6",
+        "reserve",
+        "reserve 1.6",
+        "reserve 2.5",
+        "reserve 4.1",
+        "reserve d4",
+        "reserve r1",
+        "buy",
+        "buy 1.0",
+        "buy d1",
+        "buy r4",
+        "buy 1.1 now",
+        "buy 1.1 choose extra",
+        "pay now",
+        "replenish c3",
+        "pass 1",
+        "joker P",
+        "joker *",
+        "joker",
+        "token",
+        "token W",
+        "steal *",
+        "steal gold",
+        "steal",
+        "royal 0",
+        "royal 5",
+        "royal one",
+        "return X",
+        "return",
+        "return W U",
     ],
 )
 def test_malformed_text_raises_value_error(text):

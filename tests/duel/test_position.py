@@ -113,8 +113,10 @@ def test_field_wrong_shape_or_type():
 
 def test_tokens_not_conserved():
     """D1: a token appearing from nowhere."""
+
     def extra(d):
         d["bag"][5] += 1
+
     expect_error(corrupt(extra), "P tokens", "expected 2")
 
 
@@ -129,8 +131,10 @@ def test_board_token_vanishing():
 
 def test_card_duplicated():
     """D3: a card in two places."""
+
     def dup(d):
         d["pyramid"][1] = d["pyramid"][0]
+
     msg = expect_error(corrupt(dup), "corrupt position", "places")
     assert "2 places" in msg and "0 places" in msg
 
@@ -143,6 +147,7 @@ def test_too_many_privileges():
 def test_points_not_matching_cards():
     def more(d):
         d["points"][1] += 3
+
     expect_error(corrupt(more), "seat 1", "points")
 
 
@@ -203,7 +208,10 @@ def test_observation_is_not_a_full_position():
         ({"phase": 8, "current": -1, "end_reason": 1}, ["has a winner", "D21"]),
         ({"phase": 7}, ["return phase", "D20"]),
         ({"phase": 6, "pend_card": -1}, ["royal", "card just bought"]),
-        ({"royal_owner": [5, -1, -1, -1]}, ["royal_owner[0]=5", "royal card is held by seat 0 or 1"]),
+        (
+            {"royal_owner": [5, -1, -1, -1]},
+            ["royal_owner[0]=5", "royal card is held by seat 0 or 1"],
+        ),
         ({"again": 3}, ["again must be 0 or 1"]),
     ],
 )

@@ -25,10 +25,30 @@ from splendor.duel.state import STATE_DTYPE
 from .helpers import affordable, give_bought, new, sound
 
 RULE = re.compile(r"\bD\d+\b")
-RARE = {"buy", "buy_choose", "pay_gold", "take_gold", "reserve_deck", "privilege", "replenish",
-        "steal", "joker", "royal", "token"}
-PHASES = ("main", "reserve", "payment", "joker", "token", "steal", "royal", "return tokens",
-          "game over")
+RARE = {
+    "buy",
+    "buy_choose",
+    "pay_gold",
+    "take_gold",
+    "reserve_deck",
+    "privilege",
+    "replenish",
+    "steal",
+    "joker",
+    "royal",
+    "token",
+}
+PHASES = (
+    "main",
+    "reserve",
+    "payment",
+    "joker",
+    "token",
+    "steal",
+    "royal",
+    "return tokens",
+    "game over",
+)
 
 
 def _play_to_every_phase() -> dict[str, duel.State]:
@@ -239,12 +259,24 @@ def test_pending_effects_match_the_card_being_resolved(at):
 def test_the_card_being_resolved_is_one_just_bought_with_that_ability(at):
     token = at["token"].copy()
     cur = token.current_player
-    plain = next(c.id for c in CARDS if c.level == 3 and c.ability == "none" and not c.is_joker
-                 and int(token._a[0]["card_owner"][c.id]) < 0)
+    plain = next(
+        c.id
+        for c in CARDS
+        if c.level == 3
+        and c.ability == "none"
+        and not c.is_joker
+        and int(token._a[0]["card_owner"][c.id]) < 0
+    )
     give_bought(token, cur, [plain])
     refused(edited(token, pend_card=plain), "phase token", "no token ability", "D15")
-    theirs = next(c.id for c in CARDS if c.level == 3 and c.ability == "none" and not c.is_joker
-                  and int(token._a[0]["card_owner"][c.id]) < 0)
+    theirs = next(
+        c.id
+        for c in CARDS
+        if c.level == 3
+        and c.ability == "none"
+        and not c.is_joker
+        and int(token._a[0]["card_owner"][c.id]) < 0
+    )
     give_bought(token, 1 - cur, [theirs])
     refused(edited(token, pend_card=theirs), f"pend_card={theirs}", f"just bought by seat {cur}")
 
@@ -335,8 +367,9 @@ def test_payment_must_agree_with_its_card(at):
     s = pay._a[0]
     cur = pay.current_player
     card = int(s["pay_card"])
-    owed = [max(CARDS[card].cost[c] - (int(s["bonuses"][cur, c]) if c < 5 else 0), 0)
-            for c in range(6)]
+    owed = [
+        max(CARDS[card].cost[c] - (int(s["bonuses"][cur, c]) if c < 5 else 0), 0) for c in range(6)
+    ]
     c = next(i for i in range(6) if int(s["pay_need"][i]) == owed[i])
     d = edited(pay)
     d["pay_need"][c] += 1
@@ -357,8 +390,13 @@ def test_a_joker_is_not_paid_for_without_a_coloured_bonus():
     cid, _ = affordable(st, lambda c: c.is_joker, extra="1*")
     sound(st)
     d = st.to_dict()
-    d.update(phase=rules.PH_PAY, pay_card=cid, pay_src=d["pyramid"].index(cid), pay_gold=0,
-             pay_need=list(CARDS[cid].cost))
+    d.update(
+        phase=rules.PH_PAY,
+        pay_card=cid,
+        pay_src=d["pyramid"].index(cid),
+        pay_gold=0,
+        pay_need=list(CARDS[cid].cost),
+    )
     refused(d, f"pay_card={cid}", "no coloured bonus", "D14")
 
 

@@ -71,7 +71,7 @@ def test_mutants_are_refused_or_play_to_the_end_soundly(fz, pool):
         if outcome == "refused":
             if not detail.startswith("corrupt position: "):
                 continue  # refused while parsing (core.array_from_dict)
-            for part in detail[len("corrupt position: "):].split("; "):
+            for part in detail[len("corrupt position: ") :].split("; "):
                 lead = part.split(":")[0]
                 assert any(name in lead for name in STATE_DTYPE.names), detail
                 assert RULE.search(part), detail
@@ -123,8 +123,13 @@ def test_the_judge_reports_what_the_gate_lets_through(fz, pool, monkeypatch):
 
 
 def _run_worker(args, env):
-    return subprocess.run([sys.executable, str(_TOOL), "--worker", *args], env=env,
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, str(_TOOL), "--worker", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 @pytest.mark.skipif(not COMPILED, reason="the child processes compile the rules")

@@ -26,13 +26,7 @@ from .helpers import (
     vec,
 )
 
-BOARD = (
-    "WUGRK/"
-    "UGRKW/"
-    "GRPKU/"
-    "RKWP*/"
-    "GWU**"
-)
+BOARD = "WUGRK/UGRKW/GRPKU/RKWP*/GWU**"
 
 
 def test_d5_second_player_starts_with_one_privilege():

@@ -118,7 +118,8 @@ def check_decision(st: duel.State, det_rng: np.random.Generator, deep: bool) -> 
     # scores from their parts (D19, D21)
     for view in st.players:
         assert view.points == sum(c.points for c in view.purchased) + sum(
-            r.points for r in view.royals)
+            r.points for r in view.royals
+        )
         assert view.crowns == sum(c.crowns for c in view.purchased)
         bonus, cpts = [0] * 5, [0] * 5
         for c, col in zip(view.purchased, view.purchased_colors):
@@ -217,8 +218,14 @@ def play_and_check(seed: int, rnd: random.Random, deep: bool = True, chooser=Non
     check_end(st, last_seat)
     # D24: the seed and the decisions reproduce the game, directly and via a record
     assert duel.replay(seed, texts, turn_cap=TURN_CAP)._a.tobytes() == st._a.tobytes()
-    record = GameRecord(game="duel", num_players=2, players=["a", "b"], seed=seed,
-                        options={"turn_cap": TURN_CAP}, actions=texts)
+    record = GameRecord(
+        game="duel",
+        num_players=2,
+        players=["a", "b"],
+        seed=seed,
+        options={"turn_cap": TURN_CAP},
+        actions=texts,
+    )
     record.finish(st)
     again = GameRecord.from_dict(json.loads(record.to_json()))
     assert again.replay()._a.tobytes() == st._a.tobytes()
@@ -235,8 +242,19 @@ def test_random_games_keep_every_invariant(seed, choices):
     play_and_check(seed, random.Random(choices), deep=True)
 
 
-RARE = ("buy", "buy_choose", "pay_gold", "take_gold", "reserve_deck", "privilege",
-        "replenish", "steal", "joker", "royal", "token")
+RARE = (
+    "buy",
+    "buy_choose",
+    "pay_gold",
+    "take_gold",
+    "reserve_deck",
+    "privilege",
+    "replenish",
+    "steal",
+    "joker",
+    "royal",
+    "token",
+)
 
 
 def biased(rnd: random.Random, legal: list[Action]) -> Action:
@@ -268,8 +286,18 @@ def test_biased_games_reach_every_phase():
             st.apply(a)
         seen_phases.add(st.phase)
     assert {"main", "reserve", "payment", "royal", "game over"} <= seen_phases
-    assert {"take", "take_gold", "reserve_pyramid", "buy", "buy_choose", "pay_gold", "pay",
-            "privilege", "replenish", "royal"} <= seen_kinds
+    assert {
+        "take",
+        "take_gold",
+        "reserve_pyramid",
+        "buy",
+        "buy_choose",
+        "pay_gold",
+        "pay",
+        "privilege",
+        "replenish",
+        "royal",
+    } <= seen_kinds
 
 
 @pytest.mark.slow

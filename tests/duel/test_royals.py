@@ -40,8 +40,7 @@ def crowns_to(st: duel.State, seat: int, n: int, avoid=()) -> None:
     from .helpers import free_cards
 
     have = st.players[seat].crowns
-    ids = free_cards(st, lambda c: c.crowns in (1, 2) and c.ability == "none"
-                     and c.id not in avoid)
+    ids = free_cards(st, lambda c: c.crowns in (1, 2) and c.ability == "none" and c.id not in avoid)
     ids.sort(key=lambda i: CARDS[i].crowns)
     left = n
     for i in ids:
@@ -126,8 +125,7 @@ def test_d19_second_royal_on_reaching_six_crowns():
 
 def test_d19_the_one_royal_left_is_taken_at_once():
     """D19: a single royal card left: no choice to make, it is taken."""
-    st, cid, slot = royal_position(
-        5, opponent_royals=[ROYAL_ID["steal"], ROYAL_ID["privilege"]])
+    st, cid, slot = royal_position(5, opponent_royals=[ROYAL_ID["steal"], ROYAL_ID["privilege"]])
     st.apply(f"buy {slot}")
     assert [r.id for r in st.players[0].royals] == [ROYAL_ID["none"], ROYAL_ID["again"]]
     assert st.current_player == 0 and st.turn == 1  # the 'again' royal card: play again
@@ -212,8 +210,9 @@ def test_d19_royal_points_count_toward_twenty():
     # 17 points on cards without crowns, spread so that no colour reaches 10
     pts = [c.id for c in CARDS if c.level == 3 and c.crowns == 0 and c.points == 4]
     give_bought(st, 0, pts[:4])  # 4 + 4 + 4 + 4 = 16 (four colours)
-    one = next(c.id for c in CARDS if c.points == 1 and c.crowns == 0 and c.color == 4
-               and c.level == 1)
+    one = next(
+        c.id for c in CARDS if c.points == 1 and c.crowns == 0 and c.color == 4 and c.level == 1
+    )
     give_bought(st, 0, [one])
     sound(st)
     assert st.scores[0] == 17 and max(st.players[0].color_points) < 10

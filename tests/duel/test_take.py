@@ -23,13 +23,7 @@ from .helpers import (
     vec,
 )
 
-FULL = (
-    "WUGRK/"
-    "UGRKW/"
-    "GRPKU/"
-    "RKWP*/"
-    "GWU**"
-)
+FULL = "WUGRK/UGRKW/GRPKU/RKWP*/GWU**"
 
 
 def expected_takes(board: tuple) -> set[frozenset[int]]:
@@ -66,12 +60,7 @@ def test_d8_legal_takes_at_setup_are_exactly_the_gold_free_lines(seed):
 def test_d8_legal_takes_with_gaps_and_gold():
     """D8: empty cells and gold cut lines; the legal takes are exactly those of the rule."""
     st = new(0)
-    arrange(st, board=(
-        "W.GRK/"
-        "U*R.W/"
-        "GRPKU/"
-        ".K.PG/"
-        "KWU*."), tokens={0: "", 1: ""})
+    arrange(st, board=("W.GRK/U*R.W/GRPKU/.K.PG/KWU*."), tokens={0: "", 1: ""})
     sound(st)
     assert legal_take_sets(st) == expected_takes(st.board)
 
@@ -107,8 +96,16 @@ def test_d8_gold_in_a_line_is_illegal():
     st = new(0)
     arrange(st, board="W*GRK/UGRKW/GRPKU/RKWP*/GU.*W", tokens={})
     sound(st)
-    for text in ("take a1 b1 c1", "take a1 b1", "take b1", "take b1 c1", "take e4",
-                 "take d5 e5", "take c4 d4 e4", "take d4 e4"):
+    for text in (
+        "take a1 b1 c1",
+        "take a1 b1",
+        "take b1",
+        "take b1 c1",
+        "take e4",
+        "take d5 e5",
+        "take c4 d4 e4",
+        "take d4 e4",
+    ):
         assert text not in legal_of(st, "take")
         with pytest.raises(duel.IllegalActionError):
             st.apply(text)

@@ -31,8 +31,13 @@ def nineteen_points(st, avoid=()):
     """Give seat 0 19 points on 0-crown cards: 4 in W, U, G, R (level 3) and 1 in W, U, G
     (level 1): 5 per colour at most, no crown."""
     give_bought(st, 0, ids(lambda c: c.level == 3 and c.points == 4 and c.color in (0, 1, 2, 3)))
-    give_bought(st, 0, ids(lambda c: c.level == 1 and c.points == 1 and c.color in (0, 1, 2)
-                           and c.id not in avoid))
+    give_bought(
+        st,
+        0,
+        ids(
+            lambda c: c.level == 1 and c.points == 1 and c.color in (0, 1, 2) and c.id not in avoid
+        ),
+    )
     v = st.players[0]
     assert v.points == 19 and v.crowns == 0 and max(v.color_points) == 5
 
@@ -62,10 +67,18 @@ def test_d21_twenty_points_wins():
 def test_d21_ten_crowns_wins():
     """D21: 9 -> 10 crowns (royal cards already taken at 3 and 6) wins with 15 points."""
     st = new(0)
-    cid, slot = affordable(st, lambda c: c.level == 1 and c.crowns == 1 and c.color == 4
-                           and c.ability == "none")  # 3W
-    give_bought(st, 0, ids(lambda c: c.level == 1 and c.crowns == 1 and c.color in (0, 1, 2, 3)
-                           and c.ability == "none"))
+    cid, slot = affordable(
+        st, lambda c: c.level == 1 and c.crowns == 1 and c.color == 4 and c.ability == "none"
+    )  # 3W
+    give_bought(
+        st,
+        0,
+        ids(
+            lambda c: (
+                c.level == 1 and c.crowns == 1 and c.color in (0, 1, 2, 3) and c.ability == "none"
+            )
+        ),
+    )
     give_bought(st, 0, ids(lambda c: c.level == 2 and c.crowns == 1))
     give_royal(st, 0, ROYAL_ID["none"])
     give_royal(st, 0, ROYAL_ID["again"])
@@ -80,8 +93,11 @@ def test_d21_ten_points_in_one_colour_wins():
     """D21: 9 -> 10 points on white cards wins with 10 points in all."""
     st = new(0)
     cid, slot = affordable(st, lambda c: c.level == 1 and c.points == 1 and c.color == 0)
-    give_bought(st, 0, ids(lambda c: c.color == 0 and (c.points in (3, 4) or
-                                                      (c.points == 2 and c.crowns == 0))))
+    give_bought(
+        st,
+        0,
+        ids(lambda c: c.color == 0 and (c.points in (3, 4) or (c.points == 2 and c.crowns == 0))),
+    )
     sound(st)
     assert st.players[0].color_points[0] == 9 and st.players[0].crowns == 2
     st.apply(f"buy {slot}")
@@ -95,8 +111,18 @@ def test_d21_points_spread_over_colours_do_not_win():
     st = new(0)
     cid, slot = affordable(st, black_one_pointer)
     for colour in (0, 1):  # 4 (level 3) + 2 + 2 (level 2) + 1 (level 1), one crown
-        give_bought(st, 0, ids(lambda c: c.color == colour and c.points in (1, 2, 4)
-                               and c.bonus_count == 1 and c.ability != "steal"))
+        give_bought(
+            st,
+            0,
+            ids(
+                lambda c: (
+                    c.color == colour
+                    and c.points in (1, 2, 4)
+                    and c.bonus_count == 1
+                    and c.ability != "steal"
+                )
+            ),
+        )
     sound(st)
     v = st.players[0]
     assert v.color_points[:2] == (9, 9) and v.points == 18 and v.crowns == 2
@@ -123,8 +149,9 @@ def test_d21_not_over_while_a_choice_is_pending():
     """D21 at the end of the turn: reaching 20 with a royal card still to choose: the
     game is not over until the choice is made (and the royal points count)."""
     st = new(0)
-    cid, slot = affordable(st, lambda c: c.level == 1 and c.crowns == 1 and c.color == 0
-                           and c.ability == "none")
+    cid, slot = affordable(
+        st, lambda c: c.level == 1 and c.crowns == 1 and c.color == 0 and c.ability == "none"
+    )
     give_bought(st, 0, ids(lambda c: c.level == 3 and c.points == 4 and c.color in (0, 1, 2, 3)))
     give_bought(st, 0, ids(lambda c: c.level == 2 and c.crowns == 1 and c.color in (0, 1)))
     sound(st)
@@ -139,12 +166,16 @@ def test_d21_victory_comes_before_an_extra_turn():
     """D21 with D13: 18 points and 2 crowns; a 1-crown card brings the 'again' royal card
     (2 points): 20 points at the end of the turn ends the game, no extra turn."""
     st = new(0)
-    cid, slot = affordable(st, lambda c: c.level == 1 and c.crowns == 1 and c.color == 0
-                           and c.ability == "none")  # 3U, no points
+    cid, slot = affordable(
+        st, lambda c: c.level == 1 and c.crowns == 1 and c.color == 0 and c.ability == "none"
+    )  # 3U, no points
     give_bought(st, 0, ids(lambda c: c.level == 3 and c.points == 4 and c.color in (0, 1, 2, 3)))
     give_bought(st, 0, ids(lambda c: c.level == 1 and c.points == 1 and c.color in (0, 1)))
-    give_bought(st, 0, ids(lambda c: c.level == 1 and c.crowns == 1 and c.color in (3, 4)
-                           and c.ability == "none"))
+    give_bought(
+        st,
+        0,
+        ids(lambda c: c.level == 1 and c.crowns == 1 and c.color in (3, 4) and c.ability == "none"),
+    )
     sound(st)
     assert st.scores[0] == 18 and st.players[0].crowns == 2
     st.apply(f"buy {slot}")

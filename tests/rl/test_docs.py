@@ -28,7 +28,9 @@ def test_every_field_is_documented() -> None:
             assert f"`{f.name}`" in text, f"{game}: field {f.name} missing from docs/rl.md"
 
 
-@pytest.mark.parametrize("game,heading", [("classic", "### Classic Splendor"), ("duel", "### Splendor Duel")])
+@pytest.mark.parametrize(
+    "game,heading", [("classic", "### Classic Splendor"), ("duel", "### Splendor Duel")]
+)
 def test_documented_offsets_and_shapes(game: str, heading: str) -> None:
     table = rows(DOC.read_text(encoding="utf-8"), heading)
     counts = (2, 3, 4) if game == "classic" else (2,)

@@ -381,4 +381,6 @@ def test_public_edit_changes_the_tensor() -> None:
     arr[0]["tokens"][1][0] += 1
     other = classic.State(arr)
     for s in (0, 1):
-        assert not np.array_equal(observation_tensor(other.observation(s)), observation_tensor(st.observation(s)))
+        assert not np.array_equal(
+            observation_tensor(other.observation(s)), observation_tensor(st.observation(s))
+        )

@@ -61,7 +61,10 @@ def play(env, seed: int):
     [
         ("splendor/Splendor-v0", {"opponent": "greedy"}),
         ("splendor/Splendor-v0", {"opponent": "random", "num_players": 3, "seat": "random"}),
-        ("splendor/Splendor-v0", {"opponent": ["random", "greedy", "random"], "num_players": 4, "seat": 2}),
+        (
+            "splendor/Splendor-v0",
+            {"opponent": ["random", "greedy", "random"], "num_players": 4, "seat": 2},
+        ),
         ("splendor/SplendorDuel-v0", {"opponent": "random", "seat": 1}),
         ("splendor/SplendorDuel-v0", {"opponent": "greedy", "seat": "random"}),
     ],
@@ -91,7 +94,9 @@ def test_reset_is_reproducible() -> None:
         trace = [obs["observation"]]
         rng = np.random.default_rng(0)
         for _ in range(30):
-            obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            obs, r, term, trunc, info = env.step(
+                int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            )
             trace.append(obs["observation"])
             if term:
                 break
@@ -100,7 +105,9 @@ def test_reset_is_reproducible() -> None:
     # the seed deals the engine's game: with seat 0 nobody moved before the agent
     env = gymnasium.make("splendor/Splendor-v0", seat=0)
     obs, _ = env.reset(seed=77)
-    assert np.array_equal(obs["observation"], encoding.observation_tensor(classic.new_game(2, 77).observation(0)))
+    assert np.array_equal(
+        obs["observation"], encoding.observation_tensor(classic.new_game(2, 77).observation(0))
+    )
 
 
 def test_seat_option_and_bot_objects() -> None:

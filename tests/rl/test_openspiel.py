@@ -139,7 +139,9 @@ def test_openspiel_ismcts_plays_full_games(name: str, params: dict, rollout: int
 
 
 @pytest.mark.parametrize(
-    "name,params", [(CLASSIC_GAME_NAME, {"players": 2}), (DUEL_GAME_NAME, {})], ids=["classic-2", "duel"]
+    "name,params",
+    [(CLASSIC_GAME_NAME, {"players": 2}), (DUEL_GAME_NAME, {})],
+    ids=["classic-2", "duel"],
 )
 def test_openspiel_mcts_plays_full_games_on_determinizations(name: str, params: dict) -> None:
     """OpenSpiel's (perfect-information) MCTSBot plays whole games through
@@ -175,9 +177,13 @@ def views(state: pyspiel.State, p: int, observers: tuple) -> tuple:
 
 
 @pytest.mark.parametrize(
-    "name,params", [(CLASSIC_GAME_NAME, {"players": 3}), (DUEL_GAME_NAME, {})], ids=["classic-3", "duel"]
+    "name,params",
+    [(CLASSIC_GAME_NAME, {"players": 3}), (DUEL_GAME_NAME, {})],
+    ids=["classic-3", "duel"],
 )
-def test_no_tensor_or_string_changes_when_only_hidden_information_changes(name: str, params: dict) -> None:
+def test_no_tensor_or_string_changes_when_only_hidden_information_changes(
+    name: str, params: dict
+) -> None:
     """C16, D22: ``resample_from_infostate(p)`` redraws everything ``p`` cannot see (deck
     order, other seats' blind reserves, the generator); every observation and
     information-state string and tensor of ``p`` stays the same."""
@@ -317,8 +323,15 @@ def test_illegal_action_raises_and_leaves_the_state_unchanged(name: str) -> None
     state = play_random(dealt(game, 2), np.random.default_rng(2), 15)
     legal = set(state.legal_actions())
     illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+
     def snap() -> tuple:
-        return (str(state), state.history(), state.serialize(), state.move_number(), state.decisions)
+        return (
+            str(state),
+            state.history(),
+            state.serialize(),
+            state.move_number(),
+            state.decisions,
+        )
 
     snapshot = snap()
     for bad in (illegal, game.num_distinct_actions() + 5, -2):
@@ -377,7 +390,11 @@ def test_returns_reward_the_engines_winners(name: str, params: dict) -> None:
         assert state.is_terminal()
         winners = state.engine_state().winners
         k = len(winners)
-        want = [0.0] * n if k in (0, n) else [1 / k if p in winners else -1 / (n - k) for p in range(n)]
+        want = (
+            [0.0] * n
+            if k in (0, n)
+            else [1 / k if p in winners else -1 / (n - k) for p in range(n)]
+        )
         assert state.returns() == pytest.approx(want)
         assert sum(state.returns()) == pytest.approx(0.0)
 

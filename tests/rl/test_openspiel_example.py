@@ -26,8 +26,20 @@ def load_example() -> ModuleType:
     "argv",
     [
         ["--game", "classic", "--games", "2", "--simulations", "3", "--ours", "mcts:20"],
-        ["--game", "duel", "--games", "2", "--simulations", "2", "--rollout-length", "20",
-         "--ours", "mcts:20", "--openspiel", "mcts"],
+        [
+            "--game",
+            "duel",
+            "--games",
+            "2",
+            "--simulations",
+            "2",
+            "--rollout-length",
+            "20",
+            "--ours",
+            "mcts:20",
+            "--openspiel",
+            "mcts",
+        ],
     ],
     ids=["classic-ismcts", "duel-mcts"],
 )

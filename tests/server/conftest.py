@@ -49,7 +49,9 @@ def web_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def make_client(tmp_path: Path, bot_pool: Any, web_dir: Path) -> Iterator[Callable[..., TestClient]]:
+def make_client(
+    tmp_path: Path, bot_pool: Any, web_dir: Path
+) -> Iterator[Callable[..., TestClient]]:
     """``make_client(database_url=None, **create_app_options)``: a started TestClient over a
     fresh app (default: a new SQLite file in ``tmp_path``), without rate limits unless
     ``limits`` is given (these tests play at machine speed; ``test_limits.py`` tests the
@@ -119,16 +121,38 @@ def postgres_server() -> Iterator[str]:
             tail = log.read_text()[-2000:] if log.exists() else ""
             pytest.fail(f"{' '.join(args)} failed: {proc.stdout}{proc.stderr}{tail}", pytrace=False)
 
-    run(str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
     run(
-        str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log), "-w", "-t", "60",
-        "-o", f"-p {port} -k {root} -c listen_addresses='' -c fsync=off", "start",
+        str(bindir / "initdb"),
+        "-D",
+        str(data),
+        "-U",
+        "postgres",
+        "--auth=trust",
+        "-E",
+        "UTF8",
+        "--no-sync",
+    )
+    run(
+        str(bindir / "pg_ctl"),
+        "-D",
+        str(data),
+        "-l",
+        str(log),
+        "-w",
+        "-t",
+        "60",
+        "-o",
+        f"-p {port} -k {root} -c listen_addresses='' -c fsync=off",
+        "start",
     )
     try:
         yield f"postgresql+psycopg://postgres@/postgres?host={root}&port={port}"
     finally:
-        subprocess.run([*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True, timeout=60)
+        subprocess.run(
+            [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+            capture_output=True,
+            timeout=60,
+        )
         shutil.rmtree(root, ignore_errors=True)
 
 

@@ -24,8 +24,12 @@ from .util import check_message, pick
 def client(tmp_path: Path, bot_pool: Any, web_dir: Path) -> Iterator[TestClient]:
     """A started app on a fresh SQLite file, without rate limits: these tests play whole
     games at machine speed (the limits are tested in test_limits.py)."""
-    app = create_app(f"sqlite:///{tmp_path / 'api.db'}", web_dir=web_dir, executor=bot_pool,
-                     limits=Limits.unlimited_rates())
+    app = create_app(
+        f"sqlite:///{tmp_path / 'api.db'}",
+        web_dir=web_dir,
+        executor=bot_pool,
+        limits=Limits.unlimited_rates(),
+    )
     with TestClient(app) as c:
         yield c
 
@@ -35,8 +39,12 @@ def auth(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
-def create(client: TestClient, game: str = "splendor", seats: list[dict[str, Any]] | None = None,
-           options: dict[str, Any] | None = None) -> dict[str, Any]:
+def create(
+    client: TestClient,
+    game: str = "splendor",
+    seats: list[dict[str, Any]] | None = None,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     seats = seats or [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bob"}]
     r = client.post("/api/games", json={"game": game, "seats": seats, "options": options or {}})
     assert r.status_code == 201, r.text
@@ -77,10 +85,19 @@ def test_meta(client: TestClient) -> None:
         ({"game": "splendor", "seats": [{"type": "human"}] * 5}, "2 to 4"),
         ({"game": "duel", "seats": [{"type": "human"}] * 3}, "2 to 2"),
         ({"game": "duel", "seats": [{"type": "bot", "bot": "random"}] * 2}, "at least one human"),
-        ({"game": "duel", "seats": [{"type": "human"}, {"type": "bot", "bot": "genius"}]}, "unknown bot"),
+        (
+            {"game": "duel", "seats": [{"type": "human"}, {"type": "bot", "bot": "genius"}]},
+            "unknown bot",
+        ),
         ({"game": "duel", "seats": [{"type": "human"}, {"type": "alien"}]}, "seat 1"),
-        ({"game": "splendor", "seats": [{"type": "human"}] * 2, "options": {"turn_cap": 3}}, "unknown option"),
-        ({"game": "duel", "seats": [{"type": "human"}] * 2, "options": {"turn_cap": "x"}}, "turn_cap"),
+        (
+            {"game": "splendor", "seats": [{"type": "human"}] * 2, "options": {"turn_cap": 3}},
+            "unknown option",
+        ),
+        (
+            {"game": "duel", "seats": [{"type": "human"}] * 2, "options": {"turn_cap": "x"}},
+            "turn_cap",
+        ),
         ({"game": "duel", "seats": "two"}, "list"),
         ([1, 2], "JSON object"),
     ],
@@ -92,13 +109,22 @@ def test_create_rejects_bad_bodies(client: TestClient, body: Any, words: str) ->
 
 
 def test_create_rejects_non_json(client: TestClient) -> None:
-    r = client.post("/api/games", content=b"{not json", headers={"content-type": "application/json"})
+    r = client.post(
+        "/api/games", content=b"{not json", headers={"content-type": "application/json"}
+    )
     assert r.status_code == 400 and "not valid JSON" in r.json()["detail"]
 
 
 def test_create_gives_tokens_to_people_only_and_stores_hashes(client: TestClient) -> None:
-    g = create(client, "splendor", [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"},
-                                    {"type": "human", "name": "Cy"}])
+    g = create(
+        client,
+        "splendor",
+        [
+            {"type": "human", "name": "Ann"},
+            {"type": "bot", "bot": "random"},
+            {"type": "human", "name": "Cy"},
+        ],
+    )
     people = [s for s in g["seats"] if s["type"] == "human"]
     assert [s["seat"] for s in people] == [0, 2]
     for s in people:
@@ -112,19 +138,24 @@ def test_create_gives_tokens_to_people_only_and_stores_hashes(client: TestClient
     for s in people:
         assert stored.seats[s["seat"]].token_hash != s["token"]
     raw = storage.url.removeprefix("sqlite:///")
-    blob = b"".join(open(p, "rb").read() for p in (raw, raw + "-wal") if __import__("os").path.exists(p))
+    blob = b"".join(
+        open(p, "rb").read() for p in (raw, raw + "-wal") if __import__("os").path.exists(p)
+    )
     assert all(s["token"].encode() not in blob for s in people)
 
 
-def play_over_ws(client: TestClient, gid: str, token: str, seat: int, seed: int,
-                 spectate: bool = True) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def play_over_ws(
+    client: TestClient, gid: str, token: str, seat: int, seed: int, spectate: bool = True
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Play ``seat`` with the test policy over a WebSocket until the game ends; returns
     the seat's and a spectator's state messages."""
     rng = random.Random(seed)
     mine: list[dict[str, Any]] = []
     spect: list[dict[str, Any]] = []
-    with client.websocket_connect(f"/ws/games/{gid}") as watcher, \
-            client.websocket_connect(f"/ws/games/{gid}") as ws:
+    with (
+        client.websocket_connect(f"/ws/games/{gid}") as watcher,
+        client.websocket_connect(f"/ws/games/{gid}") as ws,
+    ):
         assert ws.receive_json()["seat"] is None  # a spectator until the auth message
         ws.send_json({"type": "auth", "token": token})
         acted = -1
@@ -137,8 +168,13 @@ def play_over_ws(client: TestClient, gid: str, token: str, seat: int, seed: int,
                 break
             if m["legal_actions"] and m["move"] > acted:
                 acted = m["move"]
-                ws.send_json({"type": "action", "action": pick(rng, [a["notation"] for a in m["legal_actions"]]),
-                              "move": m["move"]})
+                ws.send_json(
+                    {
+                        "type": "action",
+                        "action": pick(rng, [a["notation"] for a in m["legal_actions"]]),
+                        "move": m["move"],
+                    }
+                )
         if spectate:
             while True:
                 m = watcher.receive_json()
@@ -153,10 +189,19 @@ def play_over_ws(client: TestClient, gid: str, token: str, seat: int, seed: int,
     [
         ("splendor", [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}]),
         ("duel", [{"type": "bot", "bot": "greedy"}, {"type": "human", "name": "Ann"}]),
-        ("splendor", [{"type": "bot", "bot": "greedy"}, {"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}]),
+        (
+            "splendor",
+            [
+                {"type": "bot", "bot": "greedy"},
+                {"type": "human", "name": "Ann"},
+                {"type": "bot", "bot": "random"},
+            ],
+        ),
     ],
 )
-def test_play_against_bots_to_the_end(client: TestClient, game: str, seats: list[dict[str, Any]]) -> None:
+def test_play_against_bots_to_the_end(
+    client: TestClient, game: str, seats: list[dict[str, Any]]
+) -> None:
     """A person plays a bot (the bots think in a worker process) to the end over the
     WebSocket; every message the seat and a spectator got hides what it must (checked
     against the true positions, known from the record once the game is over)."""
@@ -165,7 +210,11 @@ def test_play_against_bots_to_the_end(client: TestClient, game: str, seats: list
     assert client.get(f"/api/games/{g['game_id']}/record").status_code == 409
     mine, spect = play_over_ws(client, g["game_id"], me["token"], me["seat"], seed=1)
     final = mine[-1]
-    assert final["status"] == "finished" and final["result"] is not None and final["current_player"] is None
+    assert (
+        final["status"] == "finished"
+        and final["result"] is not None
+        and final["current_player"] is None
+    )
     r = client.get(f"/api/games/{g['game_id']}/record")
     assert r.status_code == 200
     assert r.headers["content-disposition"] == f'attachment; filename="{g["game_id"]}.json"'
@@ -204,7 +253,11 @@ def test_seat_tokens_and_errors_change_nothing(client: TestClient) -> None:
     cases = [
         ({"action": first, "move": 0}, 403, "token is required"),
         ({"token": "nope", "action": first, "move": 0}, 403, "not a seat token"),
-        ({"token": other["seats"][0]["token"], "action": first, "move": 0}, 403, "not a seat token"),
+        (
+            {"token": other["seats"][0]["token"], "action": first, "move": 0},
+            403,
+            "not a seat token",
+        ),
         ({"token": bob, "action": first, "move": 0}, 409, "not your turn"),
         ({"token": ann, "action": first, "move": 3}, 409, "stale"),
         ({"token": ann, "action": "fly away", "move": 0}, 400, "not an action"),
@@ -222,14 +275,34 @@ def test_seat_tokens_and_errors_change_nothing(client: TestClient) -> None:
         assert r.status_code == status, (body, r.text)
         assert words in r.json()["detail"], (body, r.json())
     # the token in the header is the same as in the body; both, when they differ, are refused
-    r = client.post(f"/api/games/{gid}/actions", json={"action": first, "move": 0}, headers=auth(bob))
+    r = client.post(
+        f"/api/games/{gid}/actions", json={"action": first, "move": 0}, headers=auth(bob)
+    )
     assert r.status_code == 409 and "not your turn" in r.json()["detail"]
-    r = client.post(f"/api/games/{gid}/actions", json={"token": ann, "action": first, "move": 0}, headers=auth(bob))
+    r = client.post(
+        f"/api/games/{gid}/actions",
+        json={"token": ann, "action": first, "move": 0},
+        headers=auth(bob),
+    )
     assert r.status_code == 400 and "different seat tokens" in r.json()["detail"]
-    r = client.post(f"/api/games/{gid}/actions", json={"action": first, "move": 0}, headers={"Authorization": "Basic eDp5"})
+    r = client.post(
+        f"/api/games/{gid}/actions",
+        json={"action": first, "move": 0},
+        headers={"Authorization": "Basic eDp5"},
+    )
     assert r.status_code == 400 and "Bearer" in r.json()["detail"]
-    assert client.post(f"/api/games/{gid}/actions", content=b"[", headers={"content-type": "application/json"}).status_code == 400
-    assert client.post("/api/games/nosuchgame/actions", json={"token": ann, "action": first, "move": 0}).status_code == 404
+    assert (
+        client.post(
+            f"/api/games/{gid}/actions", content=b"[", headers={"content-type": "application/json"}
+        ).status_code
+        == 400
+    )
+    assert (
+        client.post(
+            "/api/games/nosuchgame/actions", json={"token": ann, "action": first, "move": 0}
+        ).status_code
+        == 404
+    )
     assert client.get("/api/games/nosuchgame").status_code == 404
     assert client.get(f"/api/games/{gid}", headers=auth("nope")).status_code == 403
     # a token in the URL is refused (URLs end up in logs), even a right one
@@ -239,10 +312,14 @@ def test_seat_tokens_and_errors_change_nothing(client: TestClient) -> None:
     assert after == before
     assert client.app.state.storage.load_game(gid).moves == []
     # a legal action with the right move number goes through, for that seat only
-    r = client.post(f"/api/games/{gid}/actions", json={"action": first, "move": 0}, headers=auth(ann))
+    r = client.post(
+        f"/api/games/{gid}/actions", json={"action": first, "move": 0}, headers=auth(ann)
+    )
     assert r.status_code == 200 and r.json()["move"] == 1 and r.json()["seat"] == 0
     assert r.json()["legal_actions"] == [] and r.json()["current_player"] == 1
-    assert post({"token": ann, "action": first, "move": 0}).status_code == 409  # replayed request: stale
+    assert (
+        post({"token": ann, "action": first, "move": 0}).status_code == 409
+    )  # replayed request: stale
     s1 = state(client, gid, bob)
     assert s1["legal_actions"] and s1["last_move"] == {"index": 0, "seat": 0, "notation": first}
 
@@ -264,13 +341,21 @@ def test_two_people_play_to_the_end_over_rest(client: TestClient) -> None:
         assert waiting["legal_actions"] == [] and view["legal_actions"]
         seen += [(seat, view), (1 - seat, waiting)]
         action = pick(rng, [a["notation"] for a in view["legal_actions"]])
-        ex = client.post(f"/api/games/{gid}/explain", json={"token": tokens[seat], "action": action}).json()
+        ex = client.post(
+            f"/api/games/{gid}/explain", json={"token": tokens[seat], "action": action}
+        ).json()
         assert ex == {"action": action, "legal": True, "reason": ""}
-        r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[seat], "action": action, "move": view["move"]})
+        r = client.post(
+            f"/api/games/{gid}/actions",
+            json={"token": tokens[seat], "action": action, "move": view["move"]},
+        )
         assert r.status_code == 200, r.text
     final = state(client, gid)
     assert final["status"] == "finished"
-    r = client.post(f"/api/games/{gid}/actions", json={"token": tokens[0], "action": "replenish", "move": final["move"]})
+    r = client.post(
+        f"/api/games/{gid}/actions",
+        json={"token": tokens[0], "action": "replenish", "move": final["move"]},
+    )
     assert r.status_code == 409 and "over" in r.json()["detail"]
     record = client.get(f"/api/games/{gid}/record").json()
     truth = true_positions(record)
@@ -294,7 +379,12 @@ def test_explain(client: TestClient) -> None:
     assert r["legal"] is False and "spectators" in r["reason"]
     r = client.post(f"/api/games/{gid}/explain", json={"token": ann, "action": "take X"})
     assert r.status_code == 400 and "take 3 different colours" in r.json()["detail"]
-    assert client.post(f"/api/games/{gid}/explain", json={"token": "bad", "action": "pass"}).status_code == 403
+    assert (
+        client.post(
+            f"/api/games/{gid}/explain", json={"token": "bad", "action": "pass"}
+        ).status_code
+        == 403
+    )
     assert client.get(f"/api/games/{gid}/replay").status_code == 409
     assert state(client, gid)["move"] == 0
 
@@ -302,15 +392,24 @@ def test_explain(client: TestClient) -> None:
 def test_list_games_by_tokens(client: TestClient) -> None:
     a = create(client, "splendor")
     b = create(client, "duel", [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}])
-    r = client.post("/api/games/mine", json={"tokens": [a["seats"][1]["token"], b["seats"][0]["token"]]}).json()
+    r = client.post(
+        "/api/games/mine", json={"tokens": [a["seats"][1]["token"], b["seats"][0]["token"]]}
+    ).json()
     assert [s["game_id"] for s in r["games"]] == [b["game_id"], a["game_id"]]
     sb, sa = r["games"]
     assert sa["your_seats"] == [1] and sb["your_seats"] == [0]
     assert sb["seats"][1] == {"seat": 1, "type": "bot", "name": "random", "bot": "random"}
-    assert sa["status"] == "active" and sa["moves"] == 0 and sa["current_player"] == 0 and sa["turn"] == 0
+    assert (
+        sa["status"] == "active"
+        and sa["moves"] == 0
+        and sa["current_player"] == 0
+        and sa["turn"] == 0
+    )
     assert {"result", "created_at", "updated_at", "game"} <= set(sa)
     assert "seed" not in json.dumps(r) and "token" not in json.dumps(r["games"][0]["seats"])
-    assert client.post("/api/games/mine", json={"tokens": ["nobody", "not a token!"]}).json() == {"games": []}
+    assert client.post("/api/games/mine", json={"tokens": ["nobody", "not a token!"]}).json() == {
+        "games": []
+    }
     assert client.post("/api/games/mine", json={}).json() == {"games": []}
     for bad in ({"tokens": "abc"}, {"tokens": [1]}, {"tokens": ["x"] * 201}):
         assert client.post("/api/games/mine", json=bad).status_code == 400
@@ -322,11 +421,15 @@ def test_list_games_by_tokens(client: TestClient) -> None:
 def test_websocket_tokens_errors_and_reconnect(client: TestClient) -> None:
     g = create(client, "splendor")
     gid, ann, bob = g["game_id"], g["seats"][0]["token"], g["seats"][1]["token"]
-    with client.websocket_connect(f"/ws/games/{gid}") as ws:  # a wrong token: an error, still a spectator
+    with client.websocket_connect(
+        f"/ws/games/{gid}"
+    ) as ws:  # a wrong token: an error, still a spectator
         ws.receive_json()
         ws.send_json({"type": "auth", "token": "wrong"})
         err = ws.receive_json()
-        assert err["type"] == "error" and err["status"] == 403 and "not a seat token" in err["message"]
+        assert (
+            err["type"] == "error" and err["status"] == 403 and "not a seat token" in err["message"]
+        )
         ws.send_json({"type": "action", "action": "take W U G", "move": 0})
         assert ws.receive_json()["status"] == 403
     with pytest.raises(WebSocketDisconnect) as e:  # a token in the URL: refused, even a right one
@@ -384,13 +487,19 @@ def test_websocket_tokens_errors_and_reconnect(client: TestClient) -> None:
             ws.receive_json()
             ws.send_json({"type": "auth", "token": ann})
             m = ws.receive_json()
-            assert m["move"] == 1 and m["log"] == [{"index": 0, "seat": 0, "notation": "take W U G"}]
+            assert m["move"] == 1 and m["log"] == [
+                {"index": 0, "seat": 0, "notation": "take W U G"}
+            ]
 
 
 def test_client_pages_and_static_files(client: TestClient) -> None:
     for path in ("/", "/games/abc", "/games/abc/replay"):
         r = client.get(path)
-        assert r.status_code == 200 and "splendor test" in r.text and r.headers["content-type"].startswith("text/html")
+        assert (
+            r.status_code == 200
+            and "splendor test" in r.text
+            and r.headers["content-type"].startswith("text/html")
+        )
     assert client.get("/static/app.js").text == "export {};"
     assert client.get("/static/missing.js").status_code == 404
 
@@ -412,33 +521,58 @@ def test_a_thinking_bot_stalls_no_other_game(tmp_path: Any, bot_pool: Any, web_d
     over REST and a quick bot answers in its own pool. The bot gets its seat's
     observation and a seed that is not the deal's."""
     held = HeldExecutor()
-    app = create_app(f"sqlite:///{tmp_path / 'held.db'}", web_dir=web_dir, executor=bot_pool, search_executor=held)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'held.db'}",
+        web_dir=web_dir,
+        executor=bot_pool,
+        search_executor=held,
+    )
     with TestClient(app) as client:
-        slow = create(client, "duel", [{"type": "bot", "bot": "hard"}, {"type": "human", "name": "Ann"}])
+        slow = create(
+            client, "duel", [{"type": "bot", "bot": "hard"}, {"type": "human", "name": "Ann"}]
+        )
         wait_until(lambda: held.calls, "the hard bot to be asked")
-        quick = create(client, "splendor", [{"type": "human", "name": "Bo"}, {"type": "bot", "bot": "random"}])
+        quick = create(
+            client, "splendor", [{"type": "human", "name": "Bo"}, {"type": "bot", "bot": "random"}]
+        )
         people = create(client, "splendor")
         tok = quick["seats"][0]["token"]
         for _ in range(3):
-            m = wait_until(lambda: (x := state(client, quick["game_id"], tok))["legal_actions"] and x, "my turn")
-            r = client.post(f"/api/games/{quick['game_id']}/actions",
-                            json={"token": tok, "action": m["legal_actions"][0]["id"], "move": m["move"]})
+            m = wait_until(
+                lambda: (x := state(client, quick["game_id"], tok))["legal_actions"] and x,
+                "my turn",
+            )
+            r = client.post(
+                f"/api/games/{quick['game_id']}/actions",
+                json={"token": tok, "action": m["legal_actions"][0]["id"], "move": m["move"]},
+            )
             assert r.status_code == 200
-        wait_until(lambda: state(client, quick["game_id"], tok)["move"] >= 6, "the random bot's third answer")
+        wait_until(
+            lambda: state(client, quick["game_id"], tok)["move"] >= 6,
+            "the random bot's third answer",
+        )
         for i in range(4):
             t = people["seats"][i % 2]["token"]
             m = state(client, people["game_id"], t)
-            r = client.post(f"/api/games/{people['game_id']}/actions",
-                            json={"token": t, "action": m["legal_actions"][0]["id"], "move": i})
+            r = client.post(
+                f"/api/games/{people['game_id']}/actions",
+                json={"token": t, "action": m["legal_actions"][0]["id"], "move": i},
+            )
             assert r.status_code == 200
         assert state(client, slow["game_id"])["move"] == 0  # still thinking
         future, fn, args = held.calls[0]
         game, spec, seed, obs = args
         assert (game, spec) == ("duel", "hard")
-        assert int(obs[0]["observer"]) == 0 and (obs[0]["decks"] == -1).all() and int(obs[0]["rng"][0]) == 0
+        assert (
+            int(obs[0]["observer"]) == 0
+            and (obs[0]["decks"] == -1).all()
+            and int(obs[0]["rng"][0]) == 0
+        )
         assert seed != client.app.state.storage.load_game(slow["game_id"]).seed
         future.set_result(fn(game, "random", seed, obs))
-        m = wait_until(lambda: (x := state(client, slow["game_id"]))["move"] >= 1 and x, "the held bot's move")
+        m = wait_until(
+            lambda: (x := state(client, slow["game_id"]))["move"] >= 1 and x, "the held bot's move"
+        )
         assert m["log"][0]["seat"] == 0
 
 
@@ -466,8 +600,14 @@ def test_moves_of_many_games_share_a_transaction(tmp_path: Any) -> None:
     storage.migrate()
     ids = [f"g{i}" for i in range(20)]
     for gid in ids:
-        storage.create_game(gid, "splendor", 2, 1, {}, [SeatInfo(0, "human", "A", None, "x"),
-                                                        SeatInfo(1, "human", "B", None, "y")])
+        storage.create_game(
+            gid,
+            "splendor",
+            2,
+            1,
+            {},
+            [SeatInfo(0, "human", "A", None, "x"), SeatInfo(1, "human", "B", None, "y")],
+        )
     batches: list[int] = []
     append_moves = storage.append_moves
 
@@ -482,7 +622,10 @@ def test_moves_of_many_games_share_a_transaction(tmp_path: Any) -> None:
         try:
             first = await writer.append(MoveToStore("g0", 0, 0, "take W U G"))
             rest = await asyncio.gather(
-                *(writer.append(MoveToStore(gid, 0 if gid != "g0" else 5, 0, "take W U G")) for gid in ids),
+                *(
+                    writer.append(MoveToStore(gid, 0 if gid != "g0" else 5, 0, "take W U G"))
+                    for gid in ids
+                ),
                 return_exceptions=True,
             )
             return [first, *rest]
@@ -527,14 +670,22 @@ def test_hub_builds_each_view_once_and_spectators_share_it() -> None:
 # --------------------------------------------------------------------------- idempotent create
 
 
-def test_create_with_an_idempotency_key_is_idempotent(tmp_path: Path, bot_pool: Any, web_dir: Path) -> None:
+def test_create_with_an_idempotency_key_is_idempotent(
+    tmp_path: Path, bot_pool: Any, web_dir: Path
+) -> None:
     """Issue 14 item 8: a create retried with the same Idempotency-Key and body (its answer
     was lost, even across a server restart) answers the same game and the same seat tokens
     and makes nothing; the same key with another body is refused (422); the database
     holds neither the key nor the tokens."""
     url = f"sqlite:///{tmp_path / 'idem.db'}"
-    body = {"game": "splendor", "seats": [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"},
-                                          {"type": "human", "name": "Cy"}]}
+    body = {
+        "game": "splendor",
+        "seats": [
+            {"type": "human", "name": "Ann"},
+            {"type": "bot", "bot": "random"},
+            {"type": "human", "name": "Cy"},
+        ],
+    }
     key = "3f2b8c1e-9d4a-4c7b-8e6f-0a1b2c3d4e5f"
     with TestClient(create_app(url, web_dir=web_dir, executor=bot_pool)) as c:
         first = c.post("/api/games", json=body, headers={"Idempotency-Key": key})
@@ -576,22 +727,45 @@ def test_concurrent_creates_with_one_key_make_one_game(client: TestClient) -> No
     seats = [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bo"}]
 
     async def both() -> list[Any]:
-        return await asyncio.gather(*(service.create("duel", seats, None, idempotency_key="k" * 20) for _ in range(2)))
+        return await asyncio.gather(
+            *(service.create("duel", seats, None, idempotency_key="k" * 20) for _ in range(2))
+        )
 
     a, b = client.portal.call(both)
-    assert a.live.id == b.live.id and a.tokens == b.tokens and sorted([a.replayed, b.replayed]) == [False, True]
+    assert (
+        a.live.id == b.live.id
+        and a.tokens == b.tokens
+        and sorted([a.replayed, b.replayed]) == [False, True]
+    )
     assert client.app.state.storage.game_ids() == [a.live.id]
 
 
 def test_security_headers_on_every_answer(client: TestClient) -> None:
     """Issue 14 item 7: pages, files, API answers and errors carry the security headers;
     API answers are not cached; the API documentation pages get a looser script policy."""
-    for path in ("/", "/games/abc", "/static/app.js", "/api/meta", "/api/games/nosuch", "/static/missing.js"):
+    for path in (
+        "/",
+        "/games/abc",
+        "/static/app.js",
+        "/api/meta",
+        "/api/games/nosuch",
+        "/static/missing.js",
+    ):
         r = client.get(path)
         csp = r.headers["content-security-policy"]
-        assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp, path
-        assert r.headers["x-frame-options"] == "DENY" and r.headers["x-content-type-options"] == "nosniff"
+        assert (
+            "default-src 'self'" in csp
+            and "frame-ancestors 'none'" in csp
+            and "unsafe-inline" not in csp
+        ), path
+        assert (
+            r.headers["x-frame-options"] == "DENY"
+            and r.headers["x-content-type-options"] == "nosniff"
+        )
         assert r.headers["referrer-policy"] == "no-referrer"
         assert (r.headers.get("cache-control") == "no-store") == path.startswith("/api/")
     docs = client.get("/docs")
-    assert docs.status_code == 200 and "frame-ancestors 'none'" in docs.headers["content-security-policy"]
+    assert (
+        docs.status_code == 200
+        and "frame-ancestors 'none'" in docs.headers["content-security-policy"]
+    )

@@ -12,7 +12,9 @@ from typer.testing import CliRunner
 from splendor.cli import app
 
 
-@pytest.mark.parametrize("args, words", [(["--port", "0"], "--port"), (["--bot-workers", "0"], "--bot-workers")])
+@pytest.mark.parametrize(
+    "args, words", [(["--port", "0"], "--port"), (["--bot-workers", "0"], "--bot-workers")]
+)
 def test_serve_rejects_bad_options(args: list[str], words: str) -> None:
     result = CliRunner().invoke(app, ["serve", *args])
     assert result.exit_code == 2
@@ -36,11 +38,17 @@ def test_server_serve_passes_its_settings_to_uvicorn(monkeypatch: pytest.MonkeyP
     calls: list[tuple[object, dict[str, object]]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
     serve("sqlite://", port=8123, access_log=False, log_level="warning")
-    (app, kw), = calls
+    ((app, kw),) = calls
     assert isinstance(app, FastAPI)
     config = kw.pop("log_config")
-    assert kw == {"host": "127.0.0.1", "port": 8123, "log_level": "warning", "access_log": False,
-                  "ws_per_message_deflate": True, "ws_max_size": 64 * 1024}
+    assert kw == {
+        "host": "127.0.0.1",
+        "port": 8123,
+        "log_level": "warning",
+        "access_log": False,
+        "ws_per_message_deflate": True,
+        "ws_max_size": 64 * 1024,
+    }
     assert all("redact_tokens" in h["filters"] for h in config["handlers"].values())
 
 
@@ -51,13 +59,35 @@ def test_redact_tokens_in_log_lines() -> None:
 
     from splendor.server.app import RedactTokens, redact_tokens
 
-    assert redact_tokens("/games/x?token=abc-DEF_1&spectate=1") == "/games/x?token=[redacted]&spectate=1"
-    assert redact_tokens('GET /api/games?a=1&TOKEN=s3cret HTTP/1.1"') == 'GET /api/games?a=1&TOKEN=[redacted] HTTP/1.1"'
-    assert redact_tokens("/games/x#token=frag") == "/games/x#token=frag"  # fragments never reach a server
-    access = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, '%s - "%s %s HTTP/%s" %d',
-                               ("127.0.0.1:5", "GET", "/api/games/g?token=s3cret", "1.1", 400), None)
-    ws = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, '%s - "WebSocket %s" [accepted]',
-                           ("127.0.0.1:5", "/ws/games/g?token=s3cret"), None)
+    assert (
+        redact_tokens("/games/x?token=abc-DEF_1&spectate=1")
+        == "/games/x?token=[redacted]&spectate=1"
+    )
+    assert (
+        redact_tokens('GET /api/games?a=1&TOKEN=s3cret HTTP/1.1"')
+        == 'GET /api/games?a=1&TOKEN=[redacted] HTTP/1.1"'
+    )
+    assert (
+        redact_tokens("/games/x#token=frag") == "/games/x#token=frag"
+    )  # fragments never reach a server
+    access = logging.LogRecord(
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5", "GET", "/api/games/g?token=s3cret", "1.1", 400),
+        None,
+    )
+    ws = logging.LogRecord(
+        "uvicorn.error",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "WebSocket %s" [accepted]',
+        ("127.0.0.1:5", "/ws/games/g?token=s3cret"),
+        None,
+    )
     for record in (access, ws):
         assert RedactTokens().filter(record)
         assert "s3cret" not in record.getMessage() and "token=[redacted]" in record.getMessage()
@@ -92,6 +122,8 @@ def test_serve_writes_no_token_to_its_access_log(tmp_path: Any) -> None:
     finally:
         stop_server(proc)
     text = log.read_text()
-    assert "/api/games/abc?token=[redacted]" in text and "spectate=1&token=[redacted]" in text, text[-2000:]
+    assert "/api/games/abc?token=[redacted]" in text and "spectate=1&token=[redacted]" in text, (
+        text[-2000:]
+    )
     assert "WebSocket /ws/games/abc?token=[redacted]" in text, text[-2000:]
     assert secret not in text

@@ -49,7 +49,9 @@ class HeldExecutor(Executor):
         return f
 
 
-def play(storage: Storage, game_id: str, n: int, seed: int = 1, rng_seed: int = 0) -> list[tuple[int, str]]:
+def play(
+    storage: Storage, game_id: str, n: int, seed: int = 1, rng_seed: int = 0
+) -> list[tuple[int, str]]:
     """Store ``n`` random moves of the stored game ``game_id`` (dealt with ``seed``)."""
     state = get_game("splendor").new_game(2, seed)
     rng = random.Random(rng_seed)
@@ -58,18 +60,28 @@ def play(storage: Storage, game_id: str, n: int, seed: int = 1, rng_seed: int = 
         seat = state.current_player
         action = rng.choice(state.legal_actions())
         state.apply(action)
-        storage.append_moves([MoveToStore(game_id, idx, seat, str(action), None, state.current_player)])
+        storage.append_moves(
+            [MoveToStore(game_id, idx, seat, str(action), None, state.current_player)]
+        )
         moves.append((seat, str(action)))
     return moves
 
 
-def make(storage: Storage, executor: Executor, *, clock: Any = None, now: Any = None, **lifecycle: Any) -> GameService:
+def make(
+    storage: Storage, executor: Executor, *, clock: Any = None, now: Any = None, **lifecycle: Any
+) -> GameService:
     kwargs: dict[str, Any] = {}
     if clock is not None:
         kwargs["clock"] = clock
     if now is not None:
         kwargs["now"] = now
-    return GameService(storage, Hub(), BotPools(executor), Lifecycle(**{"sweep_every": 3600, **lifecycle}), **kwargs)
+    return GameService(
+        storage,
+        Hub(),
+        BotPools(executor),
+        Lifecycle(**{"sweep_every": 3600, **lifecycle}),
+        **kwargs,
+    )
 
 
 def test_start_loads_no_game_and_bots_to_move_resume_in_the_background(tmp_path: Path) -> None:
@@ -92,8 +104,10 @@ def test_start_loads_no_game_and_bots_to_move_resume_in_the_background(tmp_path:
         await service.start()
         try:
             assert storage.loads == []  # start-up replays nothing
-            await wait_for(lambda: all(len(setup.load_game(f"b{k}").moves) >= 1 for k in range(3)),
-                           "the bots to move after the start")
+            await wait_for(
+                lambda: all(len(setup.load_game(f"b{k}").moves) >= 1 for k in range(3)),
+                "the bots to move after the start",
+            )
             assert sorted(storage.loads) == ["b0", "b1", "b2"] and service.loaded == 3
             live = await service.get("p7")
             assert live.moves == setup.load_game("p7").moves and storage.loads[-1] == "p7"
@@ -106,7 +120,9 @@ def test_start_loads_no_game_and_bots_to_move_resume_in_the_background(tmp_path:
     setup.close()
 
 
-def test_a_resume_that_finds_the_database_down_is_retried_by_the_maintenance(tmp_path: Path) -> None:
+def test_a_resume_that_finds_the_database_down_is_retried_by_the_maintenance(
+    tmp_path: Path,
+) -> None:
     from sqlalchemy.exc import OperationalError
 
     class Down(Storage):
@@ -114,7 +130,9 @@ def test_a_resume_that_finds_the_database_down_is_retried_by_the_maintenance(tmp
 
         def games_with_bot_to_move(self) -> list[str]:
             if self.down:
-                raise OperationalError("SELECT ...", {}, ConnectionError("the database is restarting"))
+                raise OperationalError(
+                    "SELECT ...", {}, ConnectionError("the database is restarting")
+                )
             return super().games_with_bot_to_move()
 
     storage = Down(f"sqlite:///{tmp_path / 'down.db'}")
@@ -152,7 +170,9 @@ def test_idle_games_leave_memory_and_come_back_from_the_database(tmp_path: Path)
     t = [0.0]
 
     async def main() -> None:
-        service = make(storage, HeldExecutor(), clock=lambda: t[0], evict_idle=100, evict_finished=10)
+        service = make(
+            storage, HeldExecutor(), clock=lambda: t[0], evict_idle=100, evict_finished=10
+        )
         hub = service.hub
         await service.start()
         try:
@@ -170,7 +190,11 @@ def test_idle_games_leave_memory_and_come_back_from_the_database(tmp_path: Path)
             assert (await service.maintain())["evicted"] == 0
             t[0] = 100.0
             assert (await service.maintain())["evicted"] == 1
-            assert not service.is_loaded("idle") and service.is_loaded("watched") and service.is_loaded("thinking")
+            assert (
+                not service.is_loaded("idle")
+                and service.is_loaded("watched")
+                and service.is_loaded("thinking")
+            )
             gc.collect()
             assert ref() is None  # nothing holds the evicted game any more
             again = await service.get("idle")
@@ -197,7 +221,9 @@ def test_the_maintenance_task_evicts_by_itself(tmp_path: Path) -> None:
         await service.start()
         try:
             await service.get("g")
-            await wait_for(lambda: not service.is_loaded("g"), "the maintenance task to evict the game", 10)
+            await wait_for(
+                lambda: not service.is_loaded("g"), "the maintenance task to evict the game", 10
+            )
         finally:
             await service.close()
 
@@ -224,7 +250,13 @@ def test_expiry_deletes_unstarted_games_and_forfeits_abandoned_ones(tmp_path: Pa
     now = [base]
 
     async def main() -> None:
-        service = make(storage, HeldExecutor(), now=lambda: now[0], expire_unstarted=DAY, expire_abandoned=7 * DAY)
+        service = make(
+            storage,
+            HeldExecutor(),
+            now=lambda: now[0],
+            expire_unstarted=DAY,
+            expire_abandoned=7 * DAY,
+        )
         await service.start()
         try:
             sub = service.hub.subscribe("watched", None)
@@ -247,7 +279,9 @@ def test_expiry_deletes_unstarted_games_and_forfeits_abandoned_ones(tmp_path: Pa
             assert live.result["forfeit"]["seat"] == seat and live.result["winners"] == [1 - seat]
             GameRecord.from_dict(service.record(live).to_dict()).replay()  # a valid record
             with pytest.raises(Conflict):
-                await service.act_as(live, seat, str(live.state.legal_actions()[0]), len(live.moves))
+                await service.act_as(
+                    live, seat, str(live.state.legal_actions()[0]), len(live.moves)
+                )
             assert storage.load_game("botturn").status == "active"
             service.hub.unsubscribe(sub)
             assert await service.expire() == {"deleted": 1, "forfeited": 0}
@@ -268,8 +302,13 @@ def test_expiry_can_be_switched_off(tmp_path: Path) -> None:
     play(storage, "started", 2)
 
     async def main() -> None:
-        service = make(storage, ThreadPoolExecutor(1), now=lambda: utcnow() + timedelta(days=3650),
-                       expire_unstarted=None, expire_abandoned=None)
+        service = make(
+            storage,
+            ThreadPoolExecutor(1),
+            now=lambda: utcnow() + timedelta(days=3650),
+            expire_unstarted=None,
+            expire_abandoned=None,
+        )
         await service.start()
         try:
             assert await service.expire() == {"deleted": 0, "forfeited": 0}
@@ -290,7 +329,9 @@ def test_life_cycle_queries_on_sqlite_and_postgresql(database_url: str) -> None:
         store_game(storage, "bot", ["random", "human"])  # the bot is to move
         store_game(storage, "human", ["human", "random"])  # a person is to move
         store_game(storage, "unknown", ["human", "random"])
-        storage.append_moves([MoveToStore("unknown", 0, 0, "take W U G")])  # next seat not given: unknown
+        storage.append_moves(
+            [MoveToStore("unknown", 0, 0, "take W U G")]
+        )  # next seat not given: unknown
         store_game(storage, "started", ["human", "human"])
         play(storage, "started", 2)
         store_game(storage, "botnext", ["human", "greedy"])
@@ -299,12 +340,17 @@ def test_life_cycle_queries_on_sqlite_and_postgresql(database_url: str) -> None:
         later = utcnow() + timedelta(seconds=1)
         assert sorted(storage.unstarted_games(later)) == ["bot", "fresh", "human"]
         assert storage.unstarted_games(utcnow() - timedelta(days=1)) == []
-        assert sorted(storage.idle_games(later)) == ["started", "unknown"]  # not "botnext": its bot is to move
+        assert sorted(storage.idle_games(later)) == [
+            "started",
+            "unknown",
+        ]  # not "botnext": its bot is to move
         assert storage.idle_games(utcnow() - timedelta(days=1)) == []
         assert not storage.delete_unstarted_game("started", later)  # it has moves
         assert not storage.delete_unstarted_game("fresh", utcnow() - timedelta(days=1))  # too young
         assert storage.delete_unstarted_game("fresh", later)
-        assert storage.load_game("fresh") is None and not storage.games_for_token_hashes([hash_token("tok-fresh-0")])
+        assert storage.load_game("fresh") is None and not storage.games_for_token_hashes(
+            [hash_token("tok-fresh-0")]
+        )
         result = forfeit_result(get_game("splendor").new_game(2, 1), 0, "test")
         assert not storage.finish_game("started", 1, result)  # a move came in since
         assert storage.finish_game("started", 2, result)
@@ -313,7 +359,10 @@ def test_life_cycle_queries_on_sqlite_and_postgresql(database_url: str) -> None:
         assert done.status == "finished" and done.result == result and len(done.moves) == 2
         assert done.next_seat is None and storage.idle_games(later) == ["unknown"]
         storage.append_moves([MoveToStore("bot", 0, 0, "take W U G", None, 1, "a note")])
-        assert storage.load_game("bot").notes == {0: "a note"} and storage.load_game("bot").next_seat == 1
+        assert (
+            storage.load_game("bot").notes == {0: "a note"}
+            and storage.load_game("bot").next_seat == 1
+        )
         assert "bot" not in storage.games_with_bot_to_move()
     finally:
         storage.close()

@@ -17,8 +17,13 @@ from splendor.server.app import Limits, create_app
 from .util import free_port, start_server, stop_server
 
 TWO = [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bob"}]
-SMALL = Limits(max_body_bytes=1024, max_ws_message_bytes=512, max_json_depth=8,
-               create_rate="3/minute", action_rate="5/minute")
+SMALL = Limits(
+    max_body_bytes=1024,
+    max_ws_message_bytes=512,
+    max_json_depth=8,
+    create_rate="3/minute",
+    action_rate="5/minute",
+)
 
 
 @pytest.fixture
@@ -28,10 +33,19 @@ def make_app(tmp_path: Path, bot_pool: Any, web_dir: Path) -> Iterator[Callable[
     app share it: ``make_app(limits, app=c.app, client=...)``)."""
     opened: list[TestClient] = []
 
-    def make(limits: Limits | None = None, *, app: Any = None, client: tuple[str, int] = ("testclient", 50000)) -> TestClient:
+    def make(
+        limits: Limits | None = None,
+        *,
+        app: Any = None,
+        client: tuple[str, int] = ("testclient", 50000),
+    ) -> TestClient:
         if app is None:
-            app = create_app(f"sqlite:///{tmp_path / f'l{len(opened)}.db'}", web_dir=web_dir, executor=bot_pool,
-                             limits=limits)
+            app = create_app(
+                f"sqlite:///{tmp_path / f'l{len(opened)}.db'}",
+                web_dir=web_dir,
+                executor=bot_pool,
+                limits=limits,
+            )
         c = TestClient(app, client=client)
         c.__enter__()
         opened.append(c)
@@ -44,10 +58,19 @@ def make_app(tmp_path: Path, bot_pool: Any, web_dir: Path) -> Iterator[Callable[
 
 def test_limits_are_checked() -> None:
     assert Limits().max_body_bytes == 64 * 1024 and Limits().create_rate == "30/minute"
-    assert Limits.unlimited_rates().action_rate is None and Limits.unlimited_rates().create_rate is None
+    assert (
+        Limits.unlimited_rates().action_rate is None
+        and Limits.unlimited_rates().create_rate is None
+    )
     assert Limits(create_rate="off", action_rate="off") == Limits.unlimited_rates()
-    for bad in ({"max_body_bytes": 0}, {"max_ws_message_bytes": -1}, {"max_json_depth": True},
-                {"create_rate": "often"}, {"action_rate": "5 per fortnight"}, {"create_rate": ""}):
+    for bad in (
+        {"max_body_bytes": 0},
+        {"max_ws_message_bytes": -1},
+        {"max_json_depth": True},
+        {"create_rate": "often"},
+        {"action_rate": "5 per fortnight"},
+        {"create_rate": ""},
+    ):
         with pytest.raises(ValueError):
             Limits(**bad)
 
@@ -76,25 +99,38 @@ def test_a_body_over_the_limit_is_refused_with_413(make_app: Callable[..., TestC
 
 def test_json_depth_is_configurable(make_app: Callable[..., TestClient]) -> None:
     c = make_app(SMALL)
-    r = c.post("/api/games", json={"game": "splendor", "seats": [{"type": "human", "name": "A", "x": [[[[[[[1]]]]]]]}]})
+    r = c.post(
+        "/api/games",
+        json={"game": "splendor", "seats": [{"type": "human", "name": "A", "x": [[[[[[[1]]]]]]]}]},
+    )
     assert r.status_code == 400 and "at most 8 levels" in r.json()["detail"]
 
 
-def test_a_websocket_message_over_the_limit_gets_413_and_the_socket_stays(make_app: Callable[..., TestClient]) -> None:
+def test_a_websocket_message_over_the_limit_gets_413_and_the_socket_stays(
+    make_app: Callable[..., TestClient],
+) -> None:
     c = make_app(Limits(max_ws_message_bytes=512, create_rate=None, action_rate=None))
     g = c.post("/api/games", json={"game": "splendor", "seats": TWO}).json()
     with c.websocket_connect(f"/ws/games/{g['game_id']}") as ws:
         ws.receive_json()
         ws.send_text('{"type": "ping", "pad": "' + "x" * 600 + '"}')
         err = ws.receive_json()
-        assert err == {"type": "error", "status": 413, "message": "the message is too large: at most 512 bytes"}
-        ws.send_text('{"type": "ping", "pad": "' + "é" * 250 + '"}')  # 250 characters, 500 bytes + the rest
+        assert err == {
+            "type": "error",
+            "status": 413,
+            "message": "the message is too large: at most 512 bytes",
+        }
+        ws.send_text(
+            '{"type": "ping", "pad": "' + "é" * 250 + '"}'
+        )  # 250 characters, 500 bytes + the rest
         assert ws.receive_json()["status"] == 413
         ws.send_json({"type": "ping"})
         assert ws.receive_json() == {"type": "pong"}
 
 
-def test_creating_games_is_rate_limited_per_client_address(make_app: Callable[..., TestClient]) -> None:
+def test_creating_games_is_rate_limited_per_client_address(
+    make_app: Callable[..., TestClient],
+) -> None:
     """The fourth creation in a minute from one address is refused (429, Retry-After, and
     nothing is made), another address still may; bad requests count too (a flood of
     junk is a flood)."""
@@ -112,11 +148,15 @@ def test_creating_games_is_rate_limited_per_client_address(make_app: Callable[..
 
 def test_the_default_create_rate_is_30_a_minute(make_app: Callable[..., TestClient]) -> None:
     c = make_app()  # the defaults, as `splendor serve` has them
-    codes = [c.post("/api/games", json={"game": "splendor", "seats": TWO}).status_code for _ in range(31)]
+    codes = [
+        c.post("/api/games", json={"game": "splendor", "seats": TWO}).status_code for _ in range(31)
+    ]
     assert codes == [201] * 30 + [429]
 
 
-def test_actions_are_rate_limited_over_rest_and_websocket(make_app: Callable[..., TestClient]) -> None:
+def test_actions_are_rate_limited_over_rest_and_websocket(
+    make_app: Callable[..., TestClient],
+) -> None:
     """Actions, explanations and WebSocket messages share one budget per address (5 a
     minute here); reading the state does not count. Over it: 429 with Retry-After, or an
     error message with ``retry_after``; the connection stays open."""
@@ -125,9 +165,22 @@ def test_actions_are_rate_limited_over_rest_and_websocket(make_app: Callable[...
     gid, ann = g["game_id"], g["seats"][0]["token"]
     auth = {"Authorization": f"Bearer {ann}"}
     legal = c.get(f"/api/games/{gid}", headers=auth).json()["legal_actions"]
-    assert c.post(f"/api/games/{gid}/explain", json={"action": "take W U G"}, headers=auth).status_code == 200
-    assert c.post(f"/api/games/{gid}/actions", json={"action": "fly", "move": 0}, headers=auth).status_code == 400
-    assert c.post(f"/api/games/{gid}/actions", json={"action": legal[0]["id"], "move": 0}, headers=auth).status_code == 200
+    assert (
+        c.post(f"/api/games/{gid}/explain", json={"action": "take W U G"}, headers=auth).status_code
+        == 200
+    )
+    assert (
+        c.post(
+            f"/api/games/{gid}/actions", json={"action": "fly", "move": 0}, headers=auth
+        ).status_code
+        == 400
+    )
+    assert (
+        c.post(
+            f"/api/games/{gid}/actions", json={"action": legal[0]["id"], "move": 0}, headers=auth
+        ).status_code
+        == 200
+    )
     with c.websocket_connect(f"/ws/games/{gid}") as ws:
         ws.receive_json()
         ws.send_json({"type": "ping"})
@@ -137,7 +190,9 @@ def test_actions_are_rate_limited_over_rest_and_websocket(make_app: Callable[...
         ws.send_json({"type": "ping"})  # the sixth in the minute
         err = ws.receive_json()
         assert err["type"] == "error" and err["status"] == 429 and 1 <= err["retry_after"] <= 60
-    r = c.post(f"/api/games/{gid}/actions", json={"action": legal[0]["id"], "move": 1}, headers=auth)
+    r = c.post(
+        f"/api/games/{gid}/actions", json={"action": legal[0]["id"], "move": 1}, headers=auth
+    )
     assert r.status_code == 429 and r.headers["retry-after"].isdigit()
     for _ in range(10):  # reading is not limited
         assert c.get(f"/api/games/{gid}").status_code == 200
@@ -162,7 +217,14 @@ def _post_100_mb(port: int, chunked: bool) -> str:
     total, piece = 100 * 2**20, b"a" * 65536
     with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
         head = b"POST /api/games HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-        s.sendall(head + (b"Transfer-Encoding: chunked\r\n\r\n" if chunked else f"Content-Length: {total}\r\n\r\n".encode()))
+        s.sendall(
+            head
+            + (
+                b"Transfer-Encoding: chunked\r\n\r\n"
+                if chunked
+                else f"Content-Length: {total}\r\n\r\n".encode()
+            )
+        )
         try:
             for _ in range(total // len(piece)):
                 s.sendall(b"10000\r\n" + piece + b"\r\n" if chunked else piece)
@@ -173,7 +235,9 @@ def _post_100_mb(port: int, chunked: bool) -> str:
         return s.recv(4096).split(b"\r\n")[0].decode()
 
 
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the server's memory from /proc")
+@pytest.mark.skipif(
+    not Path("/proc/self/status").exists(), reason="reads the server's memory from /proc"
+)
 def test_splendor_serve_holds_its_limits(tmp_path: Path) -> None:
     """``splendor serve`` with its default limits: a 100 MiB body, declared or chunked,
     answers 413 and leaves the server's peak memory as it was (before the limit, one such
@@ -192,7 +256,9 @@ def test_splendor_serve_holds_its_limits(tmp_path: Path) -> None:
         for chunked in (False, True, True):
             assert _post_100_mb(port, chunked) == "HTTP/1.1 413 Request Entity Too Large"
         grown = (_peak_rss_kib(proc.pid) - before) / 1024
-        print(f"\nserver peak RSS {before / 1024:.1f} MiB, after three 100 MiB bodies +{grown:.1f} MiB")
+        print(
+            f"\nserver peak RSS {before / 1024:.1f} MiB, after three 100 MiB bodies +{grown:.1f} MiB"
+        )
         assert grown < 20, f"the server's peak memory grew by {grown:.1f} MiB"
         g = httpx.post(f"{base}/api/games", json={"game": "splendor", "seats": TWO}).json()
         with connect(f"ws://127.0.0.1:{port}/ws/games/{g['game_id']}", max_size=None) as ws:

@@ -23,12 +23,28 @@ from .util import check_message, check_observation, engine_states
 
 def test_action_json_fields() -> None:
     a = classic.Action.parse("take W U G")
-    assert action_json(a) == {"id": a.id, "notation": "take W U G", "kind": "take3", "colors": [0, 1, 2]}
+    assert action_json(a) == {
+        "id": a.id,
+        "notation": "take W U G",
+        "kind": "take3",
+        "colors": [0, 1, 2],
+    }
     b = classic.Action.parse("buy 2.3")
-    assert action_json(b) == {"id": b.id, "notation": "buy 2.3", "kind": "buy_faceup", "level": 2, "slot": 3}
+    assert action_json(b) == {
+        "id": b.id,
+        "notation": "buy 2.3",
+        "kind": "buy_faceup",
+        "level": 2,
+        "slot": 3,
+    }
     c = duel.Action.parse("take c3 c4 c5")
     j = action_json(c)
-    assert j["kind"] == "take" and j["cells"] == list(c.cells) and "colors" not in j and "level" not in j
+    assert (
+        j["kind"] == "take"
+        and j["cells"] == list(c.cells)
+        and "colors" not in j
+        and "level" not in j
+    )
     r = duel.Action.parse("buy r1")
     assert action_json(r)["reserved"] is True and action_json(r)["slot"] == 1
     assert "reserved" not in action_json(duel.Action.parse("buy 1.1"))
@@ -36,8 +52,17 @@ def test_action_json_fields() -> None:
 
 @pytest.mark.parametrize(
     "game, value",
-    [("splendor", "fly away"), ("splendor", 93), ("splendor", -1), ("splendor", True), ("splendor", 1.5),
-     ("splendor", None), ("duel", "take z9"), ("duel", 296), ("duel", ["take c3"])],
+    [
+        ("splendor", "fly away"),
+        ("splendor", 93),
+        ("splendor", -1),
+        ("splendor", True),
+        ("splendor", 1.5),
+        ("splendor", None),
+        ("duel", "take z9"),
+        ("duel", 296),
+        ("duel", ["take c3"]),
+    ],
 )
 def test_parse_action_rejects_malformed(game: str, value: object) -> None:
     with pytest.raises(MalformedActionError) as e:
@@ -51,7 +76,9 @@ def test_parse_action_accepts_ids_and_notation() -> None:
     assert parse_action("duel", "take c5 c3 c4") == duel.Action.parse("take c3 c4 c5")
 
 
-@pytest.mark.parametrize("game, players", [("splendor", 2), ("splendor", 3), ("splendor", 4), ("duel", 2)])
+@pytest.mark.parametrize(
+    "game, players", [("splendor", 2), ("splendor", 3), ("splendor", 4), ("duel", 2)]
+)
 def test_every_view_hides_what_it_must(game: str, players: int) -> None:
     """Every position of biased random games (they reserve blind and buy reserved cards
     often): each seat's and the spectator's message equal the true position minus the
@@ -68,12 +95,22 @@ def test_every_view_hides_what_it_must(game: str, players: int) -> None:
             prev = state
             totals["positions"] += 1
             for seat in [None, *range(players)]:
-                msg = state_message(game_id="g", game=game, state=state, seat=seat, moves=moves, seats=[], result=None)
+                msg = state_message(
+                    game_id="g",
+                    game=game,
+                    state=state,
+                    seat=seat,
+                    moves=moves,
+                    seats=[],
+                    result=None,
+                )
                 counts = check_message(msg, true, seat)
                 for k, v in counts.items():
                     totals[k] += v
                 if seat is not None and seat == state.current_player and not state.is_terminal:
-                    assert [a["id"] for a in msg["legal_actions"]] == [a.id for a in state.legal_actions()]
+                    assert [a["id"] for a in msg["legal_actions"]] == [
+                        a.id for a in state.legal_actions()
+                    ]
     assert totals["hidden_reserves"] > 0, totals
     assert totals["paying_blind"] > 0, totals
 
@@ -107,18 +144,43 @@ def test_state_message_json_is_the_state_message(game: str) -> None:
 
     moves: list[tuple[int, str]] = []
     log = ""
-    seats = [{"seat": 0, "type": "human", "name": "Ann", "bot": None, "connected": True},
-             {"seat": 1, "type": "bot", "name": "Bo", "bot": "random", "connected": True}]
+    seats = [
+        {"seat": 0, "type": "human", "name": "Ann", "bot": None, "connected": True},
+        {"seat": 1, "type": "bot", "name": "Bo", "bot": "random", "connected": True},
+    ]
     states = list(engine_states(game, seed=4, policy_seed=9, limit=60))
     for k, state in enumerate(states):
         for seat in (0, 1, None):
-            expected = state_message(game_id="g", game=game, state=state, seat=seat, moves=moves, seats=seats, result=None)
-            text = state_message_json(game_id="g", game=game, state=state, seat=seat, moves=moves, seats=seats,
-                                      result=None, log=log)
+            expected = state_message(
+                game_id="g",
+                game=game,
+                state=state,
+                seat=seat,
+                moves=moves,
+                seats=seats,
+                result=None,
+            )
+            text = state_message_json(
+                game_id="g",
+                game=game,
+                state=state,
+                seat=seat,
+                moves=moves,
+                seats=seats,
+                result=None,
+                log=log,
+            )
             got = json.loads(text)
             assert got == expected and list(got) == list(expected)
-            assert text == state_message_json(game_id="g", game=game, state=state, seat=seat, moves=moves,
-                                              seats=seats, result=None)
+            assert text == state_message_json(
+                game_id="g",
+                game=game,
+                state=state,
+                seat=seat,
+                moves=moves,
+                seats=seats,
+                result=None,
+            )
         if state.current_player is not None:  # the log is text kept beside the moves
             entry = log_entry_json(len(moves), int(state.current_player), f"move {k}")
             log = f"{log},{entry}" if log else entry
@@ -129,21 +191,26 @@ def test_state_message_json_is_the_state_message(game: str) -> None:
 # --------------------------------------------------------------------------- client input
 
 
-@pytest.mark.parametrize("text, depth", [("1", 0), ("[]", 1), ('{"a": [1, {"b": []}]}', 4), ("[" * 32 + "]" * 32, 32)])
+@pytest.mark.parametrize(
+    "text, depth", [("1", 0), ("[]", 1), ('{"a": [1, {"b": []}]}', 4), ("[" * 32 + "]" * 32, 32)]
+)
 def test_loads_json_accepts_up_to_the_depth(text: str, depth: int) -> None:
     from splendor.server.protocol import json_depth, loads_json
 
     assert json_depth(loads_json(text)) == depth
 
 
-@pytest.mark.parametrize("data, words", [
-    ("[" * 33 + "]" * 33, "nested too deeply"),
-    ("[" * 100_000, "nested too deeply"),  # json.loads alone raises RecursionError here
-    ('{"a": ' * 5000 + "1" + "}" * 5000, "nested too deeply"),
-    ("{", "not valid JSON"),
-    (b"\xff\xfe\x00", "not valid JSON"),
-    ("1" * 5000, "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        ("[" * 33 + "]" * 33, "nested too deeply"),
+        ("[" * 100_000, "nested too deeply"),  # json.loads alone raises RecursionError here
+        ('{"a": ' * 5000 + "1" + "}" * 5000, "nested too deeply"),
+        ("{", "not valid JSON"),
+        (b"\xff\xfe\x00", "not valid JSON"),
+        ("1" * 5000, "not valid JSON"),
+    ],
+)
 def test_loads_json_refuses_with_a_message(data: str | bytes, words: str) -> None:
     from splendor.server.protocol import MalformedJSONError, loads_json
 
@@ -153,26 +220,37 @@ def test_loads_json_refuses_with_a_message(data: str | bytes, words: str) -> Non
         loads_json("[[[1]]]", max_depth=2)
 
 
-@pytest.mark.parametrize("given, cleaned", [
-    ("Ann", "Ann"),
-    ("  Ann \t Lee\n", "Ann Lee"),
-    ("A\x00n\x1bn\x7f", "Ann"),                                     # controls, NUL included
-    ("\u202eAnn\u202c \u2066Bo\u2069", "Ann Bo"),                   # bidi override, isolate
-    ("A\u200bn\u200cn\u200d\u2060\ufeff", "Ann"),                   # zero-width
-    ("Ann\u2028Bo\u2029", "Ann Bo"),                                # line/paragraph separators
-    ("Zoe\u0301", "Zo\u00e9"),                                      # NFC
-    ("\U0001f600 Ann", "\U0001f600 Ann"),                           # astral characters stay
-])
+@pytest.mark.parametrize(
+    "given, cleaned",
+    [
+        ("Ann", "Ann"),
+        ("  Ann \t Lee\n", "Ann Lee"),
+        ("A\x00n\x1bn\x7f", "Ann"),  # controls, NUL included
+        ("\u202eAnn\u202c \u2066Bo\u2069", "Ann Bo"),  # bidi override, isolate
+        ("A\u200bn\u200cn\u200d\u2060\ufeff", "Ann"),  # zero-width
+        ("Ann\u2028Bo\u2029", "Ann Bo"),  # line/paragraph separators
+        ("Zoe\u0301", "Zo\u00e9"),  # NFC
+        ("\U0001f600 Ann", "\U0001f600 Ann"),  # astral characters stay
+    ],
+)
 def test_clean_name(given: str, cleaned: str) -> None:
     from splendor.server.protocol import clean_name
 
     assert clean_name(given, 40) == cleaned
 
 
-@pytest.mark.parametrize("given, words", [
-    ("An\ud800n", "lone surrogate"), ("\udfff", "lone surrogate"), ("\u200b\x00 \u202e", "visible character"),
-    ("", "visible character"), ("x" * 41, "1 to 40"), (None, "string"), (["Ann"], "string"),
-])
+@pytest.mark.parametrize(
+    "given, words",
+    [
+        ("An\ud800n", "lone surrogate"),
+        ("\udfff", "lone surrogate"),
+        ("\u200b\x00 \u202e", "visible character"),
+        ("", "visible character"),
+        ("x" * 41, "1 to 40"),
+        (None, "string"),
+        (["Ann"], "string"),
+    ],
+)
 def test_clean_name_refuses(given: object, words: str) -> None:
     from splendor.server.protocol import BadNameError, clean_name
 

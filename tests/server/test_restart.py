@@ -45,16 +45,25 @@ def test_sigkill_and_restart_lose_no_move(tmp_path: Path) -> None:
     base = f"http://127.0.0.1:{port}"
     proc = start_server(db, port, log)
     try:
-        r = httpx.post(f"{base}/api/games", json={"game": "splendor", "seats": [
-            {"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}]}, timeout=10)
+        r = httpx.post(
+            f"{base}/api/games",
+            json={
+                "game": "splendor",
+                "seats": [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}],
+            },
+            timeout=10,
+        )
         assert r.status_code == 201
         gid, token = r.json()["game_id"], r.json()["seats"][0]["token"]
         accepted: list[dict[str, Any]] = []
         for _ in range(8):
             m = my_turn(base, gid, token)
             action = m["legal_actions"][-1]["notation"]
-            r = httpx.post(f"{base}/api/games/{gid}/actions",
-                           json={"token": token, "action": action, "move": m["move"]}, timeout=10)
+            r = httpx.post(
+                f"{base}/api/games/{gid}/actions",
+                json={"token": token, "action": action, "move": m["move"]},
+                timeout=10,
+            )
             assert r.status_code == 200, r.text
             accepted = r.json()["log"]
         proc.send_signal(signal.SIGKILL)  # right after an accepted move: the bot is to play
@@ -78,8 +87,11 @@ def test_sigkill_and_restart_lose_no_move(tmp_path: Path) -> None:
             if m["status"] == "finished":
                 break
             action = rng.choice(m["legal_actions"])["id"]
-            r = httpx.post(f"{base}/api/games/{gid}/actions",
-                           json={"token": token, "action": action, "move": m["move"]}, timeout=10)
+            r = httpx.post(
+                f"{base}/api/games/{gid}/actions",
+                json={"token": token, "action": action, "move": m["move"]},
+                timeout=10,
+            )
             assert r.status_code == 200, r.text
         record = httpx.get(f"{base}/api/games/{gid}/record", timeout=10).json()
         assert record["actions"][: len(accepted)] == [e["notation"] for e in accepted]
@@ -102,7 +114,9 @@ def test_sigkill_during_concurrent_moves_loses_no_acknowledged_move(tmp_path: Pa
     proc = start_server(db, port, log)
     acked: dict[str, list[dict[str, Any]]] = {}
 
-    async def play(http: httpx.AsyncClient, gid: str, tokens: list[str], rng: random.Random) -> None:
+    async def play(
+        http: httpx.AsyncClient, gid: str, tokens: list[str], rng: random.Random
+    ) -> None:
         seat = 0
         try:
             while True:
@@ -113,8 +127,10 @@ def test_sigkill_during_concurrent_moves_loses_no_acknowledged_move(tmp_path: Pa
                 if not m["legal_actions"]:
                     continue
                 action = rng.choice(m["legal_actions"])["id"]
-                r = await http.post(f"{base}/api/games/{gid}/actions",
-                                    json={"token": tokens[seat], "action": action, "move": m["move"]})
+                r = await http.post(
+                    f"{base}/api/games/{gid}/actions",
+                    json={"token": tokens[seat], "action": action, "move": m["move"]},
+                )
                 assert r.status_code == 200, r.text
                 acked[gid] = r.json()["log"]
         except httpx.HTTPError:  # the server was killed
@@ -124,13 +140,23 @@ def test_sigkill_during_concurrent_moves_loses_no_acknowledged_move(tmp_path: Pa
         async with httpx.AsyncClient(timeout=10) as http:
             games = []
             for _ in range(8):
-                r = await http.post(f"{base}/api/games", json={"game": "splendor", "seats": [
-                    {"type": "human", "name": "Ann"}, {"type": "human", "name": "Bo"}]})
+                r = await http.post(
+                    f"{base}/api/games",
+                    json={
+                        "game": "splendor",
+                        "seats": [
+                            {"type": "human", "name": "Ann"},
+                            {"type": "human", "name": "Bo"},
+                        ],
+                    },
+                )
                 assert r.status_code == 201
                 g = r.json()
                 games.append((g["game_id"], [s["token"] for s in g["seats"]]))
-            players = [asyncio.create_task(play(http, gid, toks, random.Random(k)))
-                       for k, (gid, toks) in enumerate(games)]
+            players = [
+                asyncio.create_task(play(http, gid, toks, random.Random(k)))
+                for k, (gid, toks) in enumerate(games)
+            ]
             deadline = time.monotonic() + 60  # at least 40 moves first, however busy the machine
             while sum(len(v) for v in acked.values()) < 40 and time.monotonic() < deadline:
                 await asyncio.sleep(0.05)
@@ -167,8 +193,10 @@ class PgCluster:
             pytest.skip("SPLENDOR_SKIP_POSTGRES=1")
         bindir = _pg_bin()
         if bindir is None:
-            pytest.fail("PostgreSQL is not installed: run `make system-deps`, or set SPLENDOR_SKIP_POSTGRES=1",
-                        pytrace=False)
+            pytest.fail(
+                "PostgreSQL is not installed: run `make system-deps`, or set SPLENDOR_SKIP_POSTGRES=1",
+                pytrace=False,
+            )
         self.bindir, self.root, self.port = bindir, root, _free_port()
         self.data, self.log = root / "data", root / "pg.log"
         self.prefix: list[str] = []
@@ -177,19 +205,46 @@ class PgCluster:
 
             shutil.chown(root, "postgres", "postgres")
             self.prefix = ["runuser", "-u", "postgres", "--"]
-        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+        self._run(
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+        )
         self.start()
 
     def _run(self, tool: str, *args: str) -> None:
-        proc = subprocess.run([*self.prefix, str(self.bindir / tool), *args], capture_output=True, text=True,
-                              timeout=120)
+        proc = subprocess.run(
+            [*self.prefix, str(self.bindir / tool), *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         if proc.returncode != 0:
             tail = self.log.read_text()[-2000:] if self.log.exists() else ""
-            pytest.fail(f"{tool} {' '.join(args)} failed: {proc.stdout}{proc.stderr}{tail}", pytrace=False)
+            pytest.fail(
+                f"{tool} {' '.join(args)} failed: {proc.stdout}{proc.stderr}{tail}", pytrace=False
+            )
 
     def start(self) -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60", "-o",
-                  f"-p {self.port} -k {self.root} -c listen_addresses='' -c fsync=off", "start")
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.log),
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            f"-p {self.port} -k {self.root} -c listen_addresses='' -c fsync=off",
+            "start",
+        )
 
     def stop(self, mode: str = "fast") -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
@@ -203,17 +258,32 @@ def pg_cluster() -> Any:
     import shutil
     import tempfile
 
-    root = Path(tempfile.mkdtemp(prefix="splendor-pg-outage-"))  # short: a socket path has a length limit
+    root = Path(
+        tempfile.mkdtemp(prefix="splendor-pg-outage-")
+    )  # short: a socket path has a length limit
     cluster = PgCluster(root)
     try:
         yield cluster
     finally:
-        subprocess.run([*cluster.prefix, str(cluster.bindir / "pg_ctl"), "-D", str(cluster.data), "-m", "immediate",
-                        "stop"], capture_output=True, timeout=60)
+        subprocess.run(
+            [
+                *cluster.prefix,
+                str(cluster.bindir / "pg_ctl"),
+                "-D",
+                str(cluster.data),
+                "-m",
+                "immediate",
+                "stop",
+            ],
+            capture_output=True,
+            timeout=60,
+        )
         shutil.rmtree(root, ignore_errors=True)
 
 
-def test_database_outage_then_sigkill_and_restart_on_postgresql(tmp_path: Path, pg_cluster: PgCluster) -> None:
+def test_database_outage_then_sigkill_and_restart_on_postgresql(
+    tmp_path: Path, pg_cluster: PgCluster
+) -> None:
     """Three games against ``hard`` (one second a decision, one worker: their decisions
     queue; each bot has moved once, so the worker is warm) are waiting for their bots
     when PostgreSQL stops for about 4 s: the bots' moves do not commit. Before the fix
@@ -231,14 +301,28 @@ def test_database_outage_then_sigkill_and_restart_on_postgresql(tmp_path: Path, 
     games: list[tuple[str, str]] = []
     try:
         for _ in range(3):
-            r = httpx.post(f"{base}/api/games", json={"game": "splendor", "seats": [
-                {"type": "human", "name": "Ann"}, {"type": "bot", "bot": "hard"}]}, timeout=10)
+            r = httpx.post(
+                f"{base}/api/games",
+                json={
+                    "game": "splendor",
+                    "seats": [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "hard"}],
+                },
+                timeout=10,
+            )
             assert r.status_code == 201, r.text
             games.append((r.json()["game_id"], r.json()["seats"][0]["token"]))
-        r = httpx.post(f"{base}/api/games", json={"game": "splendor", "seats": [
-            {"type": "human", "name": "Bo"}, {"type": "human", "name": "Cy"}]}, timeout=10)
+        r = httpx.post(
+            f"{base}/api/games",
+            json={
+                "game": "splendor",
+                "seats": [{"type": "human", "name": "Bo"}, {"type": "human", "name": "Cy"}],
+            },
+            timeout=10,
+        )
         people, people_token = r.json()["game_id"], r.json()["seats"][0]["token"]
-        people_state = httpx.get(f"{base}/api/games/{people}", headers=bearer(people_token), timeout=10).json()
+        people_state = httpx.get(
+            f"{base}/api/games/{people}", headers=bearer(people_token), timeout=10
+        ).json()
 
         def play_once() -> None:
             """Each person takes tokens (their first moves never pass 10: the turn goes
@@ -246,8 +330,11 @@ def test_database_outage_then_sigkill_and_restart_on_postgresql(tmp_path: Path, 
             for gid, token in games:
                 m = my_turn(base, gid, token)
                 take = next(a for a in m["legal_actions"] if a["notation"].startswith("take"))
-                r = httpx.post(f"{base}/api/games/{gid}/actions",
-                               json={"token": token, "action": take["id"], "move": m["move"]}, timeout=10)
+                r = httpx.post(
+                    f"{base}/api/games/{gid}/actions",
+                    json={"token": token, "action": take["id"], "move": m["move"]},
+                    timeout=10,
+                )
                 assert r.status_code == 200, r.text
                 acked[gid] = r.json()["log"]
                 assert acked[gid][-1]["seat"] == 0
@@ -258,10 +345,16 @@ def test_database_outage_then_sigkill_and_restart_on_postgresql(tmp_path: Path, 
         play_once()
         t0 = time.monotonic()
         pg_cluster.stop()  # the outage: the bots' moves (at about 1, 2 and 3 s) cannot commit
-        action = {"token": people_token, "action": people_state["legal_actions"][0]["id"], "move": 0}
+        action = {
+            "token": people_token,
+            "action": people_state["legal_actions"][0]["id"],
+            "move": 0,
+        }
         r = httpx.post(f"{base}/api/games/{people}/actions", json=action, timeout=30)
         assert r.status_code == 503 and "try again" in r.json()["detail"], r.text
-        assert httpx.get(f"{base}/api/games/{people}", timeout=10).json()["move"] == 0  # from memory
+        assert (
+            httpx.get(f"{base}/api/games/{people}", timeout=10).json()["move"] == 0
+        )  # from memory
         time.sleep(max(0.0, 4.0 - (time.monotonic() - t0)))
         pg_cluster.start()
         r = httpx.post(f"{base}/api/games/{people}/actions", json=action, timeout=30)
@@ -270,7 +363,9 @@ def test_database_outage_then_sigkill_and_restart_on_postgresql(tmp_path: Path, 
             m = my_turn(base, gid, token)
             assert m["log"][: len(acked[gid])] == acked[gid] and m["log"][-1]["seat"] == 1
             assert all("note" not in e for e in m["log"])  # the bot decided: no random move
-        assert "bot turn (move" in log.read_text(), "the outage hit no bot move: the test proved nothing"
+        assert "bot turn (move" in log.read_text(), (
+            "the outage hit no bot move: the test proved nothing"
+        )
         play_once()
         proc.send_signal(signal.SIGKILL)  # the bots are thinking
         proc.wait(timeout=30)

@@ -25,20 +25,32 @@ def storage(database_url: str) -> Any:
 
 
 def seats() -> list[SeatInfo]:
-    return [SeatInfo(0, "human", "Ann", None, hash_token("tok-a")), SeatInfo(1, "bot", "greedy", "greedy", None)]
+    return [
+        SeatInfo(0, "human", "Ann", None, hash_token("tok-a")),
+        SeatInfo(1, "bot", "greedy", "greedy", None),
+    ]
 
 
 def test_migrations_create_the_schema_once(storage: Storage) -> None:
     assert current_revision(storage.engine) == "0003"
     storage.migrate()  # idempotent
     assert current_revision(storage.engine) == "0003"
-    assert {"games", "seats", "moves", "alembic_version"} <= set(inspect(storage.engine).get_table_names())
+    assert {"games", "seats", "moves", "alembic_version"} <= set(
+        inspect(storage.engine).get_table_names()
+    )
 
 
 def test_games_moves_and_tokens(storage: Storage) -> None:
     g = storage.create_game("g1", "splendor", 2, 2**62 + 5, {}, seats())
     assert g.status == "active"
-    storage.create_game("g2", "duel", 2, 7, {"turn_cap": 50}, seats()[:1] + [SeatInfo(1, "human", "Bo", None, hash_token("tok-b"))])
+    storage.create_game(
+        "g2",
+        "duel",
+        2,
+        7,
+        {"turn_cap": 50},
+        seats()[:1] + [SeatInfo(1, "human", "Bo", None, hash_token("tok-b"))],
+    )
     storage.append_move("g1", 0, 0, "take W U G")
     storage.append_move("g1", 1, 1, "take R K U")
     with pytest.raises(StaleMoveError):
@@ -74,7 +86,9 @@ def wait_for(predicate: Callable[[], Any], what: str, timeout: float = 60.0) -> 
     pytest.fail(f"timed out waiting for {what}")
 
 
-def test_app_resumes_games_and_schedules_bots(database_url: str, make_client: Callable[..., TestClient]) -> None:
+def test_app_resumes_games_and_schedules_bots(
+    database_url: str, make_client: Callable[..., TestClient]
+) -> None:
     """Games stored by an earlier server are replayed exactly, and a game whose next
     decision is a bot's gets its bot scheduled at start-up."""
     s = Storage(database_url)
@@ -82,53 +96,110 @@ def test_app_resumes_games_and_schedules_bots(database_url: str, make_client: Ca
     from splendor import classic
 
     st = classic.new_game(2, 99)
-    s.create_game("waiting", "splendor", 2, 99, {}, [SeatInfo(0, "human", "Ann", None, hash_token("ann")),
-                                                     SeatInfo(1, "bot", "random", "random", None)])
+    s.create_game(
+        "waiting",
+        "splendor",
+        2,
+        99,
+        {},
+        [
+            SeatInfo(0, "human", "Ann", None, hash_token("ann")),
+            SeatInfo(1, "bot", "random", "random", None),
+        ],
+    )
     s.append_move("waiting", 0, 0, "take W U G")
     st.apply("take W U G")
-    s.create_game("botfirst", "duel", 2, 5, {}, [SeatInfo(0, "bot", "greedy", "greedy", None),
-                                                  SeatInfo(1, "human", "Bo", None, hash_token("bo"))])
+    s.create_game(
+        "botfirst",
+        "duel",
+        2,
+        5,
+        {},
+        [
+            SeatInfo(0, "bot", "greedy", "greedy", None),
+            SeatInfo(1, "human", "Bo", None, hash_token("bo")),
+        ],
+    )
     s.close()
     client = make_client(database_url)
-    first = wait_for(lambda: (m := client.get("/api/games/waiting", headers={"Authorization": "Bearer ann"}).json())["move"] >= 2 and m,
-                     "the bot's move in the resumed game")
+    first = wait_for(
+        lambda: (
+            (m := client.get("/api/games/waiting", headers={"Authorization": "Bearer ann"}).json())[
+                "move"
+            ]
+            >= 2
+            and m
+        ),
+        "the bot's move in the resumed game",
+    )
     assert first["log"][0] == {"index": 0, "seat": 0, "notation": "take W U G"}
     assert first["current_player"] == 0 and first["legal_actions"]
     st.apply(first["log"][1]["notation"])
     assert first["observation"] == st.observation(0).to_dict()
-    duel = wait_for(lambda: (m := client.get("/api/games/botfirst", headers={"Authorization": "Bearer bo"}).json())["move"] >= 1 and m,
-                    "the bot's first move")
+    duel = wait_for(
+        lambda: (
+            (m := client.get("/api/games/botfirst", headers={"Authorization": "Bearer bo"}).json())[
+                "move"
+            ]
+            >= 1
+            and m
+        ),
+        "the bot's first move",
+    )
     assert duel["log"][0]["seat"] == 0 and duel["current_player"] == 1
     stored = client.app.state.storage.load_game("botfirst")
     assert [n for _, n in stored.moves] == [e["notation"] for e in duel["log"]]
 
 
-def test_postgres_app_plays_a_game(postgres_url: str, make_client: Callable[..., TestClient]) -> None:
+def test_postgres_app_plays_a_game(
+    postgres_url: str, make_client: Callable[..., TestClient]
+) -> None:
     """The whole API on PostgreSQL: a person against a random bot to the end."""
     client = make_client(postgres_url)
-    g = client.post("/api/games", json={"game": "splendor", "seats": [{"type": "human", "name": "Ann"},
-                                                                       {"type": "bot", "bot": "random"}]}).json()
+    g = client.post(
+        "/api/games",
+        json={
+            "game": "splendor",
+            "seats": [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}],
+        },
+    ).json()
     gid, token = g["game_id"], g["seats"][0]["token"]
     rng = random.Random(5)  # always the first legal action may never end a game (about 1 in 6)
     for _ in range(1000):
-        m = wait_for(lambda: (x := client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json())
-                     and (x["legal_actions"] or x["status"] == "finished") and x, "my turn")
+        m = wait_for(
+            lambda: (
+                (
+                    x := client.get(
+                        f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}
+                    ).json()
+                )
+                and (x["legal_actions"] or x["status"] == "finished")
+                and x
+            ),
+            "my turn",
+        )
         if m["status"] == "finished":
             break
         action = rng.choice(m["legal_actions"])["id"]
-        r = client.post(f"/api/games/{gid}/actions", json={"token": token, "action": action, "move": m["move"]})
+        r = client.post(
+            f"/api/games/{gid}/actions", json={"token": token, "action": action, "move": m["move"]}
+        )
         assert r.status_code == 200, r.text
     record = client.get(f"/api/games/{gid}/record").json()
     assert record["result"] is not None and len(record["actions"]) == m["move"]
     assert client.app.state.storage.load_game(gid).status == "finished"
 
 
-def test_default_database_is_a_sqlite_file_in_the_user_data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+def test_default_database_is_a_sqlite_file_in_the_user_data_dir(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
     import platformdirs
 
     from splendor.server.storage import default_database_url
 
-    monkeypatch.setattr(platformdirs, "user_data_dir", lambda *a, **k: str(tmp_path / "data" / "splendor"))
+    monkeypatch.setattr(
+        platformdirs, "user_data_dir", lambda *a, **k: str(tmp_path / "data" / "splendor")
+    )
     url = default_database_url()
     assert url == f"sqlite:///{tmp_path / 'data' / 'splendor' / 'splendor.db'}"
     assert (tmp_path / "data" / "splendor").is_dir()
@@ -185,17 +256,29 @@ def test_group_commit_stores_each_fresh_move_and_skips_stale_ones(storage: Stora
         storage.create_game(gid, "splendor", 2, 1, {}, seats())
     storage.append_move("a", 0, 0, "take W U G")
     result = {"scores": [15, 3], "winners": [0], "end_reason": "points", "turns": 30}
-    out = storage.append_moves([
-        MoveToStore("a", 1, 1, "take R K U"),
-        MoveToStore("b", 0, 0, "take W U G"),
-        MoveToStore("b", 1, 1, "take R K U", result),
-        MoveToStore("a", 1, 1, "pass"),       # stale: move 1 of a is the first one above
-        MoveToStore("c", 3, 0, "pass"),       # stale: c has no moves
-    ])
-    assert [type(o).__name__ for o in out] == ["datetime", "datetime", "datetime", "StaleMoveError", "StaleMoveError"]
+    out = storage.append_moves(
+        [
+            MoveToStore("a", 1, 1, "take R K U"),
+            MoveToStore("b", 0, 0, "take W U G"),
+            MoveToStore("b", 1, 1, "take R K U", result),
+            MoveToStore("a", 1, 1, "pass"),  # stale: move 1 of a is the first one above
+            MoveToStore("c", 3, 0, "pass"),  # stale: c has no moves
+        ]
+    )
+    assert [type(o).__name__ for o in out] == [
+        "datetime",
+        "datetime",
+        "datetime",
+        "StaleMoveError",
+        "StaleMoveError",
+    ]
     assert "1" in str(out[3]) and "0 moves" in str(out[4])
     assert storage.load_game("a").moves == [(0, "take W U G"), (1, "take R K U")]
     b = storage.load_game("b")
-    assert b.moves == [(0, "take W U G"), (1, "take R K U")] and b.status == "finished" and b.result == result
+    assert (
+        b.moves == [(0, "take W U G"), (1, "take R K U")]
+        and b.status == "finished"
+        and b.result == result
+    )
     assert storage.load_game("c").moves == [] and storage.load_game("c").status == "active"
     assert storage.append_moves([]) == []

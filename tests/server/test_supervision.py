@@ -45,12 +45,16 @@ class FlakyStorage(Storage):
     def append_moves(self, moves: Sequence[MoveToStore]) -> list[Any]:
         if self.down:
             self.failures += 1
-            raise OperationalError("INSERT INTO moves ...", {}, ConnectionError("the server closed the connection"))
+            raise OperationalError(
+                "INSERT INTO moves ...", {}, ConnectionError("the server closed the connection")
+            )
         out = super().append_moves(moves)
         if self.lie > 0:
             self.lie -= 1
             self.failures += 1
-            raise OperationalError("COMMIT", {}, ConnectionError("the connection dropped after the commit"))
+            raise OperationalError(
+                "COMMIT", {}, ConnectionError("the connection dropped after the commit")
+            )
         return out
 
 
@@ -80,7 +84,8 @@ def store_game(storage: Storage, game_id: str, seats: list[str], seed: int = 1) 
     """A new Splendor game in the database: ``seats`` are bot specs or ``"human"``
     (token ``"tok-<game_id>-<seat>"``)."""
     infos = [
-        SeatInfo(i, "human", f"P{i}", None, hash_token(f"tok-{game_id}-{i}")) if s == "human"
+        SeatInfo(i, "human", f"P{i}", None, hash_token(f"tok-{game_id}-{i}"))
+        if s == "human"
         else SeatInfo(i, "bot", s, s, None)
         for i, s in enumerate(seats)
     ]
@@ -102,7 +107,9 @@ def service_for(storage: Storage, executor: Executor, **lifecycle: Any) -> GameS
     return GameService(storage, Hub(), BotPools(executor), Lifecycle(**{**FAST, **lifecycle}))
 
 
-def test_bot_moves_that_fail_to_commit_are_retried_until_the_database_is_back(tmp_path: Path) -> None:
+def test_bot_moves_that_fail_to_commit_are_retried_until_the_database_is_back(
+    tmp_path: Path,
+) -> None:
     """Issue 14 item 3: six games whose bot is to move while every commit fails; none is
     stuck once the database is back, and memory holds exactly what is stored. A person's
     move during the outage gets 503 and changes nothing."""
@@ -127,7 +134,10 @@ def test_bot_moves_that_fail_to_commit_are_retried_until_the_database_is_back(tm
             assert err.value.status == 503 and "try again" in err.value.message
             assert people.moves == []
             storage.down = False
-            await wait_for(lambda: all(len(g.moves) == 1 for g in games), "every bot to move once the database is back")
+            await wait_for(
+                lambda: all(len(g.moves) == 1 for g in games),
+                "every bot to move once the database is back",
+            )
             await service.act_as(people, 0, action, 0)  # the same request now succeeds
             for g in [*games, people]:
                 assert storage.load_game(g.id).moves == g.moves  # memory is what is stored
@@ -182,7 +192,9 @@ def test_the_sweeper_restarts_a_bot_turn_that_has_no_task(tmp_path: Path) -> Non
         await service.start()
         try:
             live = await service.get("g")
-            await wait_for(lambda: live.bot_task is not None and live.bot_task.done(), "the bot task to die")
+            await wait_for(
+                lambda: live.bot_task is not None and live.bot_task.done(), "the bot task to die"
+            )
             assert live.moves == []
             assert (await service.maintain())["resumed"] == 1
             await wait_for(lambda: len(live.moves) == 1, "the resumed bot turn")
@@ -209,10 +221,14 @@ def test_a_killed_bot_worker_is_replaced_and_the_bot_still_decides(tmp_path: Pat
         service = GameService(storage, Hub(), pools, Lifecycle(**FAST))
         await service.start()
         try:
-            await asyncio.to_thread(lambda: pool.submit(server_bots.warm, "splendor").result(timeout=120))
+            await asyncio.to_thread(
+                lambda: pool.submit(server_bots.warm, "splendor").result(timeout=120)
+            )
             os.kill(old_pid, signal.SIGKILL)
             games = [await service.get(f"g{k}") for k in range(3)]
-            await wait_for(lambda: all(len(g.moves) == 1 for g in games), "the bots' moves in a new pool", 120)
+            await wait_for(
+                lambda: all(len(g.moves) == 1 for g in games), "the bots' moves in a new pool", 120
+            )
             assert pools.quick is not pool and pools.search is pools.quick and pools.replaced == 1
             new_pid = await asyncio.wrap_future(pools.quick.submit(os.getpid))
             assert new_pid != old_pid
@@ -250,7 +266,9 @@ def test_a_bot_that_keeps_failing_gets_a_random_move_noted_in_the_log(tmp_path: 
             assert executor.decisions == 3 and service.counters["random_moves"] == 1
             note = live.notes[0]
             assert "greedy" in note and "random legal action" in note and "RuntimeError" in note
-            assert "bot crashed" not in note  # a bot's message may quote its blind reserves: kept out
+            assert (
+                "bot crashed" not in note
+            )  # a bot's message may quote its blind reserves: kept out
             assert live.moves[0][1] in note
             assert service.message(live, None)["log"][0]["note"] == note
             assert json.loads(service.message_json(live, 1))["log"][0]["note"] == note
@@ -267,11 +285,14 @@ def test_a_bot_that_keeps_failing_gets_a_random_move_noted_in_the_log(tmp_path: 
         try:
             live = await service.get("g")
             assert json.loads(service.message_json(live, None))["log"] == [
-                {"index": 0, "seat": 0, "notation": live.moves[0][1], "note": note}]
+                {"index": 0, "seat": 0, "notation": live.moves[0][1], "note": note}
+            ]
             rng = random.Random(0)
             while not live.finished:  # play it out: the record keeps the note
                 if live.current_player == 1:
-                    await service.act_as(live, 1, str(rng.choice(live.state.legal_actions())), len(live.moves))
+                    await service.act_as(
+                        live, 1, str(rng.choice(live.state.legal_actions())), len(live.moves)
+                    )
                 await asyncio.sleep(0.001)
             record = service.record(live)
             assert record.metadata["notes"] == {"0": note}

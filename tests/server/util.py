@@ -30,7 +30,9 @@ def pick(rng: random.Random, notations: list[str]) -> str:
     return rng.choice(notations)
 
 
-def engine_states(game: str, seed: int, policy_seed: int, num_players: int = 2, limit: int = 600) -> Iterator[Any]:
+def engine_states(
+    game: str, seed: int, policy_seed: int, num_players: int = 2, limit: int = 600
+) -> Iterator[Any]:
     """Every state of one biased random game played on the engine (a copy each)."""
     module = get_game(game)
     options = {"turn_cap": 400} if game == "duel" else {}
@@ -61,7 +63,11 @@ def hidden_cards(true: dict[str, Any], seat: int | None) -> set[int]:
         if p == seat:
             continue
         for k, card in enumerate(row):
-            if card >= 0 and true["reserved_blind"][p][k] and not (p == true["current"] and k == paying):
+            if (
+                card >= 0
+                and true["reserved_blind"][p][k]
+                and not (p == true["current"] and k == paying)
+            ):
                 hidden.add(card)
     return hidden
 
@@ -79,7 +85,9 @@ def walk(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
         yield path, value
 
 
-def check_observation(obs: dict[str, Any], true: dict[str, Any], seat: int | None) -> dict[str, int]:
+def check_observation(
+    obs: dict[str, Any], true: dict[str, Any], seat: int | None
+) -> dict[str, int]:
     """Assert that ``obs`` (an observation sent to ``seat``; None: spectator) is exactly
     the true position ``true`` (``State.to_dict()``) minus what ``seat`` may not see.
 
@@ -96,11 +104,19 @@ def check_observation(obs: dict[str, Any], true: dict[str, Any], seat: int | Non
     for p, row in enumerate(true["reserved"]):
         for k, card in enumerate(row):
             if card in hidden:
-                assert obs["reserved"][p][k] == -1, f"blind reserve {card} of seat {p} leaked to {seat}"
+                assert obs["reserved"][p][k] == -1, (
+                    f"blind reserve {card} of seat {p} leaked to {seat}"
+                )
                 counts["hidden_reserves"] += 1
             else:
                 assert obs["reserved"][p][k] == card
-                if card >= 0 and true["reserved_blind"][p][k] and p != seat and k == paying and p == true["current"]:
+                if (
+                    card >= 0
+                    and true["reserved_blind"][p][k]
+                    and p != seat
+                    and k == paying
+                    and p == true["current"]
+                ):
                     counts["paying_blind"] += 1
     for key in ("pay_card", "pend_card"):
         if key in obs:
@@ -111,7 +127,9 @@ def check_observation(obs: dict[str, Any], true: dict[str, Any], seat: int | Non
     return counts
 
 
-def check_message(message: dict[str, Any], true: dict[str, Any], seat: int | None) -> dict[str, int]:
+def check_message(
+    message: dict[str, Any], true: dict[str, Any], seat: int | None
+) -> dict[str, int]:
     """Check a state message for ``seat``: no seed anywhere, and its observation as
     :func:`check_observation`; legal actions only for the seat to move."""
     assert message["type"] == "state"
@@ -130,15 +148,27 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path | str, port: int, log: Path, *, rates: bool = False) -> subprocess.Popen[bytes]:
+def start_server(
+    db: Path | str, port: int, log: Path, *, rates: bool = False
+) -> subprocess.Popen[bytes]:
     """``splendor serve`` on ``port`` over ``db`` (a SQLite file, or a database URL), its
     output appended to ``log``; returns once it answers (fails after 120 s). Without
     ``rates`` the rate limits are off (functional tests play at machine speed; the rate
     limits have their own tests)."""
     out = open(log, "ab")
     url = db if isinstance(db, str) else f"sqlite:///{db}"
-    command = [sys.executable, "-m", "splendor.cli", "serve", "--port", str(port),
-               "--database-url", url, "--bot-workers", "1"]
+    command = [
+        sys.executable,
+        "-m",
+        "splendor.cli",
+        "serve",
+        "--port",
+        str(port),
+        "--database-url",
+        url,
+        "--bot-workers",
+        "1",
+    ]
     if not rates:
         command += ["--create-rate", "off", "--action-rate", "off"]
     proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)

@@ -100,9 +100,7 @@ def test_a_card_shows_bonus_points_crowns_ability_and_cost():
     crowned = next(c for c in cards.values() if c.crowns and c.ability == "none")
     assert f" {crowned.crowns}cr " in render_duel.card_text(crowned).plain
     joker_again = next(c for c in cards.values() if c.ability == "joker+again")
-    assert render_duel.card_text(joker_again).plain == (
-        f"L3 joker {joker_again.points}pt again 8R"
-    )
+    assert render_duel.card_text(joker_again).plain == (f"L3 joker {joker_again.points}pt again 8R")
     steal = next(c for c in cards.values() if c.ability == "steal")
     assert render_duel.card_text(steal, lines=True).plain.splitlines()[-1] == "steal"
     none = next(c for c in cards.values() if c.color == -1)
@@ -193,8 +191,10 @@ def test_the_action_list_sums_up_many_takes_and_numbers_the_rest():
 
 def test_few_takes_are_listed_one_by_one():
     st = duel_play_until(
-        lambda s: s.phase == "main"
-        and 0 < sum(a.kind == "take" for a in s.legal_actions()) <= render_duel.MAX_LISTED_TAKES
+        lambda s: (
+            s.phase == "main"
+            and 0 < sum(a.kind == "take" for a in s.legal_actions()) <= render_duel.MAX_LISTED_TAKES
+        )
     )
     legal = st.legal_actions()
     text = _draw(render_duel.render_actions(st.observation(st.current_player), legal))

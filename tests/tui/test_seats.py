@@ -29,7 +29,10 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "external_bot.py"
         ("mcts,mcts:250MS:Random", ["mcts", "mcts:250ms:random"]),
         ("human,mcts:5000", ["human", "mcts:5000"]),
         ("human,external:./x.py", ["human", "external:./x.py"]),
-        ("external:python3 My_Bot.py --depth 2,human", ["external:python3 My_Bot.py --depth 2", "human"]),
+        (
+            "external:python3 My_Bot.py --depth 2,human",
+            ["external:python3 My_Bot.py --depth 2", "human"],
+        ),
         (["human", "external:./bot.py --opts a,b"], ["human", "external:./bot.py --opts a,b"]),
     ],
 )
@@ -49,11 +52,17 @@ def test_specs_are_checked_but_bots_are_not_built(monkeypatch):
     "seats, message",
     [
         ("human,bogus", "--seats: seat 1 is 'bogus'; each seat is one of " + SEAT_FORMS),
-        ("mcts:xyz", "--seats: seat 0 is 'mcts:xyz': bad MCTS budget 'xyz' in 'mcts:xyz': use "
-                     "seconds ('1s', '0.5s'), milliseconds ('250ms') or a positive number of "
-                     "iterations ('5000')"),
-        ("human,mcts:1s:fast", "--seats: seat 1 is 'mcts:1s:fast': unknown playout 'fast' in "
-                               "'mcts:1s:fast'; known: greedy, heuristic, random"),
+        (
+            "mcts:xyz",
+            "--seats: seat 0 is 'mcts:xyz': bad MCTS budget 'xyz' in 'mcts:xyz': use "
+            "seconds ('1s', '0.5s'), milliseconds ('250ms') or a positive number of "
+            "iterations ('5000')",
+        ),
+        (
+            "human,mcts:1s:fast",
+            "--seats: seat 1 is 'mcts:1s:fast': unknown playout 'fast' in "
+            "'mcts:1s:fast'; known: greedy, heuristic, random",
+        ),
         ("hard:2s", "--seats: seat 0 is 'hard:2s': level 'hard' takes no options"),
         ("random:3", "--seats: seat 0 is 'random:3': bot 'random' takes no options"),
         ("human,external:", "--seats: seat 1 is 'external:': external bot needs a command"),
@@ -92,8 +101,7 @@ def _bot(tmp_path: Path, body: str) -> str:
         "log = open(sys.argv[1], 'a')\n"
         "for line in sys.stdin:\n"
         "    m = json.loads(line)\n"
-        "    log.write(line); log.flush()\n"
-        + textwrap.indent(textwrap.dedent(body), "    "),
+        "    log.write(line); log.flush()\n" + textwrap.indent(textwrap.dedent(body), "    "),
         encoding="utf-8",
     )
     return f"{shlex.quote(str(path))} {shlex.quote(str(tmp_path / 'seen.jsonl'))}"
@@ -162,7 +170,10 @@ def test_external_bot_is_closed_when_the_person_stops(tmp_path, monkeypatch):
     con = console()
     path = tmp_path / "g.json"
     code = run_play(
-        seats=f"human,external:{cmd}", seed=3, record_path=path, console=con,
+        seats=f"human,external:{cmd}",
+        seed=3,
+        record_path=path,
+        console=con,
         input_fn=feeder(["take W U G"]),  # the bot answers once, then the input ends
     )
     assert code == 0
@@ -175,8 +186,10 @@ def test_external_bot_is_closed_when_the_person_stops(tmp_path, monkeypatch):
 def test_an_external_bot_that_cannot_be_set_up(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     con = console(width=300)
-    assert run_play(seats="human,external:./missing.py", record_path=tmp_path / "g.json",
-                    console=con) == 1
+    assert (
+        run_play(seats="human,external:./missing.py", record_path=tmp_path / "g.json", console=con)
+        == 1
+    )
     assert "cannot set up the seats: external bot './missing.py': no script './missing.py'" in (
         text_of(con)
     )
@@ -193,6 +206,14 @@ def test_other_bots_with_close_are_closed(tmp_path, monkeypatch):
             closed.append(self)
 
     monkeypatch.setattr(app, "make_bot", lambda spec, seed=None: Closing(seed))
-    assert run_play(seats="random,random", seed=1, record_path=tmp_path / "g.json",
-                    quiet=True, console=console()) == 0
+    assert (
+        run_play(
+            seats="random,random",
+            seed=1,
+            record_path=tmp_path / "g.json",
+            quiet=True,
+            console=console(),
+        )
+        == 0
+    )
     assert len(closed) == 2

@@ -104,9 +104,11 @@ def test_no_gold_on_the_board_to_reserve():
 
 def test_the_reserve_limit():
     st = duel_play_until(
-        lambda s: s.phase == "main"
-        and len(s.player(s.current_player).reserved) == 3
-        and DUEL_GOLD in s.board
+        lambda s: (
+            s.phase == "main"
+            and len(s.player(s.current_player).reserved) == 3
+            and DUEL_GOLD in s.board
+        )
     )
     gold = _cells(st, lambda v: v == DUEL_GOLD)[0]
     assert "you already hold 3 reserved cards, the limit (D9)" in _why(st, f"gold {gold}")
@@ -122,7 +124,9 @@ def test_no_privilege_after_replenishing():
     def ready(s: duel.State) -> bool:
         me = s.current_player
         return (
-            s.phase == "main" and not s.replenished and s.player(me).privileges > 0
+            s.phase == "main"
+            and not s.replenished
+            and s.player(me).privileges > 0
             and sum(s.bag) > 0
         )
 
@@ -165,7 +169,9 @@ def test_a_joker_needs_a_coloured_card():
     def joker_out_of_reach(s: duel.State) -> bool:
         me = s.player(s.current_player) if s.current_player is not None else None
         return (
-            s.phase == "main" and me is not None and not any(me.bonuses)
+            s.phase == "main"
+            and me is not None
+            and not any(me.bonuses)
             and any(c is not None and c.is_joker for c in s.pyramid[0])
         )
 
@@ -236,7 +242,12 @@ def test_a_turn_cap_ends_a_bot_game_with_no_winner(tmp_path):
     con = console()
     path = tmp_path / "d.json"
     code = run_play(
-        game="duel", seats="random,random", seed=4, turn_cap=10, record_path=path, console=con,
+        game="duel",
+        seats="random,random",
+        seed=4,
+        turn_cap=10,
+        record_path=path,
+        console=con,
         quiet=True,
     )
     assert code == 0
@@ -250,10 +261,18 @@ def test_a_turn_cap_ends_a_bot_game_with_no_winner(tmp_path):
 
 def test_turn_cap_zero_means_none_and_a_person_gets_none_by_default(tmp_path):
     path = tmp_path / "d.json"
-    assert run_play(
-        game="duel", seats="random,random", seed=4, turn_cap=0, record_path=path,
-        quiet=True, console=console(),
-    ) == 0
+    assert (
+        run_play(
+            game="duel",
+            seats="random,random",
+            seed=4,
+            turn_cap=0,
+            record_path=path,
+            quiet=True,
+            console=console(),
+        )
+        == 0
+    )
     assert GameRecord.load(path).options == {}
 
 
@@ -261,7 +280,11 @@ def test_ctrl_c_saves_an_unfinished_duel(tmp_path):
     con = console()
     path = tmp_path / "d.json"
     code = run_play(
-        game="duel", seats="random,human", seed=4, record_path=path, console=con,
+        game="duel",
+        seats="random,human",
+        seed=4,
+        record_path=path,
+        console=con,
         input_fn=feeder([KeyboardInterrupt()]),
     )
     assert code == 130
@@ -290,10 +313,17 @@ def test_a_bots_blind_reserve_is_hidden_from_the_person(tmp_path, monkeypatch):
     monkeypatch.setattr(app, "make_bot", lambda name, seed=None: _BlindReserver(seed))
     con = console()
     path = tmp_path / "d.json"
-    assert run_play(
-        game="duel", seats="greedy,human", seed=6, record_path=path, console=con,
-        input_fn=feeder([]),
-    ) == 0
+    assert (
+        run_play(
+            game="duel",
+            seats="greedy,human",
+            seed=6,
+            record_path=path,
+            console=con,
+            input_fn=feeder([]),
+        )
+        == 0
+    )
     rec = GameRecord.load(path)
     assert rec.actions[1] == "reserve d1"
     st = duel.new_game(seed=6)
@@ -310,9 +340,10 @@ def test_the_log_tells_royal_cards_privileges_and_extra_turns(tmp_path):
     for seed in range(20):
         con = console()
         path = tmp_path / f"{seed}.json"
-        assert run_play(
-            game="duel", seats="random,random", seed=seed, record_path=path, console=con
-        ) == 0
+        assert (
+            run_play(game="duel", seats="random,random", seed=seed, record_path=path, console=con)
+            == 0
+        )
         final = GameRecord.load(path).replay()
         out = text_of(con)
         royals = [(p, r) for p in range(2) for r in final.player(p).royals]

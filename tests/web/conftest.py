@@ -76,7 +76,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if proc.poll() is not None or time.time() > deadline:
             proc.kill()
             log.close()
-            pytest.fail("the server did not start:\n" + (db.parent / "server.log").read_text()[-3000:])
+            pytest.fail(
+                "the server did not start:\n" + (db.parent / "server.log").read_text()[-3000:]
+            )
         time.sleep(0.3)
     yield base
     proc.terminate()
@@ -104,13 +106,22 @@ def new_page(browser, server):
     errors: list[str] = []
 
     def make():
-        ctx = browser.new_context(viewport={"width": 1300, "height": 1000}, base_url=server, accept_downloads=True)
+        ctx = browser.new_context(
+            viewport={"width": 1300, "height": 1000}, base_url=server, accept_downloads=True
+        )
         ctx.set_default_timeout(20000)
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
         # the server's Content-Security-Policy must not block anything the client does
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "Content Security Policy" in m.text else None)
+        page.on(
+            "console",
+            lambda m: (
+                errors.append(m.text)
+                if m.type == "error" and "Content Security Policy" in m.text
+                else None
+            ),
+        )
         return page
 
     yield make

@@ -13,16 +13,38 @@ from .ui import create_in_lobby, offered_notations, root_data, wait_ready
 
 # engine kind → the client's kind (notation.js)
 CLASSIC_KINDS = {
-    "take3": "take", "take2_different": "take", "take1": "take", "take2_same": "take",
-    "reserve_faceup": "reserve", "reserve_deck": "reserve_deck", "buy_faceup": "buy",
-    "buy_reserved": "buy", "buy_choose": "buy", "pay_gold": "pay_gold", "pay": "pay",
-    "return": "return", "noble": "noble", "pass": "pass",
+    "take3": "take",
+    "take2_different": "take",
+    "take1": "take",
+    "take2_same": "take",
+    "reserve_faceup": "reserve",
+    "reserve_deck": "reserve_deck",
+    "buy_faceup": "buy",
+    "buy_reserved": "buy",
+    "buy_choose": "buy",
+    "pay_gold": "pay_gold",
+    "pay": "pay",
+    "return": "return",
+    "noble": "noble",
+    "pass": "pass",
 }
 DUEL_KINDS = {
-    "privilege": "privilege", "replenish": "replenish", "take": "take", "take_gold": "take_gold",
-    "reserve_pyramid": "reserve", "reserve_deck": "reserve_deck", "buy": "buy", "buy_choose": "buy",
-    "pay_gold": "pay_gold", "pay": "pay", "joker": "joker", "token": "token", "steal": "steal",
-    "royal": "royal", "return": "return", "pass": "pass",
+    "privilege": "privilege",
+    "replenish": "replenish",
+    "take": "take",
+    "take_gold": "take_gold",
+    "reserve_pyramid": "reserve",
+    "reserve_deck": "reserve_deck",
+    "buy": "buy",
+    "buy_choose": "buy",
+    "pay_gold": "pay_gold",
+    "pay": "pay",
+    "joker": "joker",
+    "token": "token",
+    "steal": "steal",
+    "royal": "royal",
+    "return": "return",
+    "pass": "pass",
 }
 
 
@@ -55,14 +77,22 @@ def test_notation_reading_matches_the_engine(page, game):
 
 def test_four_player_table_invites_and_spectators(new_page, server):
     page = new_page()
-    made = create_in_lobby(page, "splendor", [
-        {"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"},
-        {"type": "bot", "bot": "random"}, {"type": "bot", "bot": "greedy"},
-    ])
+    made = create_in_lobby(
+        page,
+        "splendor",
+        [
+            {"type": "human", "name": "Ann"},
+            {"type": "bot", "bot": "random"},
+            {"type": "bot", "bot": "random"},
+            {"type": "bot", "bot": "greedy"},
+        ],
+    )
     assert list(made["invites"]) == [0]
     assert made["invites"][0].endswith(made["created"]["seats"][0]["invite"])
     page.click("[data-testid=copy-0]")
-    page.wait_for_function("() => document.querySelector('[data-testid=copy-0]').textContent === 'copied'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=copy-0]').textContent === 'copied'"
+    )
     screenshot(page, "lobby-created")
     spectate = page.get_attribute("[data-testid=spectate-link]", "href")
     assert spectate.startswith(made["created"]["spectate"])
@@ -111,7 +141,9 @@ def test_seat_tokens_never_travel_in_urls(new_page, server):
     urls: list[str] = []
     page.on("request", lambda r: urls.append(r.url))
     page.on("websocket", lambda ws: urls.append(ws.url))
-    made = create_in_lobby(page, "splendor", [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}])
+    made = create_in_lobby(
+        page, "splendor", [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}]
+    )
     token = token_of(made["invites"][0])
     assert f"#token={token}" in made["invites"][0]
     page.click("[data-testid=open-seat-0]")

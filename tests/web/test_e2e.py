@@ -31,7 +31,9 @@ def _token(url: str) -> str:
 @pytest.mark.parametrize("game", ["splendor", "duel"])
 def test_play_a_whole_game_against_a_bot_by_clicking(new_page, server, meta, game):
     page = new_page()
-    made = create_in_lobby(page, game, [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}])
+    made = create_in_lobby(
+        page, game, [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}]
+    )
     page.click("[data-testid=open-seat-0]")
     data = wait_ready(page)
     assert data["game"] == game and data["seat"] == "0"
@@ -39,8 +41,16 @@ def test_play_a_whole_game_against_a_bot_by_clicking(new_page, server, meta, gam
     tables = meta["games"][game]["tables"]
     token = _token(made["invites"][0])
     seen: dict = {}
-    data = play_to_end(page, tables, base=server, game_id=made["game_id"], token=token, seed=1,
-                       seen=seen, on_dialog=lambda kind: screenshot(page, f"{game}-dialog-{kind}"))
+    data = play_to_end(
+        page,
+        tables,
+        base=server,
+        game_id=made["game_id"],
+        token=token,
+        seed=1,
+        seen=seen,
+        on_dialog=lambda kind: screenshot(page, f"{game}-dialog-{kind}"),
+    )
     print(f"{game}: decisions by kind {seen}")
     assert data["status"] == "finished"
     page.wait_for_selector("[data-testid=result]")
@@ -87,7 +97,9 @@ def test_play_a_whole_game_against_a_bot_by_clicking(new_page, server, meta, gam
 
 def test_two_people_through_invite_links(new_page, server):
     ann = new_page()
-    made = create_in_lobby(ann, "splendor", [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bob"}])
+    made = create_in_lobby(
+        ann, "splendor", [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bob"}]
+    )
     assert set(made["invites"]) == {0, 1}
     bob = new_page()  # another browser context: its own storage, its own seat
     bob.goto(made["invites"][1])
@@ -117,7 +129,9 @@ def test_two_people_through_invite_links(new_page, server):
         move = next((n for n in legal if n.startswith("take") and len(n.split()) == 4), legal[0])
         play_by_clicking(player, move)
         other.wait_for_function(
-            "(m) => Number(document.querySelector('[data-testid=game-root]').dataset.move) > m", arg=st["move"])
+            "(m) => Number(document.querySelector('[data-testid=game-root]').dataset.move) > m",
+            arg=st["move"],
+        )
         assert other.locator("[data-testid=log] li").last.inner_text().endswith(move)
     # Bob's connection drops while Ann moves: on reconnecting he gets the fresh state
     st = server_state(server, made["game_id"], None)
@@ -125,17 +139,26 @@ def test_two_people_through_invite_links(new_page, server):
         wait_ready(bob, after_move=st["move"] - 1)
         legal = [a["notation"] for a in page_state(bob)["legal_actions"]]
         play_by_clicking(bob, next((n for n in legal if n.startswith("take")), legal[0]))
-        ann.wait_for_function("(m) => Number(document.querySelector('[data-testid=game-root]').dataset.move) > m", arg=st["move"])
+        ann.wait_for_function(
+            "(m) => Number(document.querySelector('[data-testid=game-root]').dataset.move) > m",
+            arg=st["move"],
+        )
         st = server_state(server, made["game_id"], None)
     wait_ready(ann, after_move=st["move"] - 1)
     bob.evaluate("window.__page.socket.delay = 3000; window.__page.socket.ws.close()")
     bob.wait_for_selector("[data-testid=connection][data-state=closed]")
     legal = [a["notation"] for a in page_state(ann)["legal_actions"]]
     play_by_clicking(ann, next((n for n in legal if n.startswith("take")), legal[0]))
-    ann.wait_for_function("(m) => Number(document.querySelector('[data-testid=game-root]').dataset.move) > m", arg=st["move"])
+    ann.wait_for_function(
+        "(m) => Number(document.querySelector('[data-testid=game-root]').dataset.move) > m",
+        arg=st["move"],
+    )
     assert page_state(bob)["move"] == st["move"]  # Bob is offline: he has not seen it yet
     bob.wait_for_selector("[data-testid=connection][data-state=open]", timeout=15000)
-    bob.wait_for_function("(m) => Number(document.querySelector('[data-testid=game-root]').dataset.move) > m", arg=st["move"])
+    bob.wait_for_function(
+        "(m) => Number(document.querySelector('[data-testid=game-root]').dataset.move) > m",
+        arg=st["move"],
+    )
     screenshot(ann, "two-people-ann")
     screenshot(bob, "two-people-bob")
     # both lobbies list the game
@@ -145,7 +168,9 @@ def test_two_people_through_invite_links(new_page, server):
 
 def test_reload_and_reconnect_restore_the_game(new_page, server, meta):
     page = new_page()
-    made = create_in_lobby(page, "duel", [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "greedy"}])
+    made = create_in_lobby(
+        page, "duel", [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "greedy"}]
+    )
     page.click("[data-testid=open-seat-0]")
     data = wait_ready(page)
     for _ in range(3):
@@ -178,7 +203,9 @@ def test_reload_and_reconnect_restore_the_game(new_page, server, meta):
 
 def test_client_offers_only_legal_actions_and_explains_the_rest(new_page, server, meta):
     page = new_page()
-    made = create_in_lobby(page, "splendor", [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}])
+    made = create_in_lobby(
+        page, "splendor", [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}]
+    )
     page.click("[data-testid=open-seat-0]")
     wait_ready(page)
     token = _token(made["invites"][0])
@@ -190,16 +217,22 @@ def test_client_offers_only_legal_actions_and_explains_the_rest(new_page, server
         for i in range(page.locator(sel).count()):
             page.locator(sel).nth(i).click()
             if page.locator("[data-testid=card-menu]").count():
-                items = {page.locator("[data-testid=menu-action]").nth(k).get_attribute("data-notation")
-                         for k in range(page.locator("[data-testid=menu-action]").count())}
+                items = {
+                    page.locator("[data-testid=menu-action]").nth(k).get_attribute("data-notation")
+                    for k in range(page.locator("[data-testid=menu-action]").count())
+                }
                 assert items and items <= legal
                 page.click("[data-testid=menu-cancel]")
     # a level-3 card cannot be bought at the start: the menu says why
     page.click("[data-testid='card-3.1']")
-    notations = [page.locator("[data-testid=menu-action]").nth(k).get_attribute("data-notation")
-                 for k in range(page.locator("[data-testid=menu-action]").count())]
+    notations = [
+        page.locator("[data-testid=menu-action]").nth(k).get_attribute("data-notation")
+        for k in range(page.locator("[data-testid=menu-action]").count())
+    ]
     assert notations == ["reserve 3.1"]
-    page.wait_for_function("() => document.querySelector('[data-testid=menu-why]').textContent.length > 0")  # a function: a string expression would need 'unsafe-eval' under the CSP
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=menu-why]').textContent.length > 0"
+    )  # a function: a string expression would need 'unsafe-eval' under the CSP
     assert "cannot buy" in page.inner_text("[data-testid=menu-why]")
     page.click("[data-testid=menu-cancel]")
     # a token selection grows only into legal takes; a third of one colour is refused
@@ -209,7 +242,9 @@ def test_client_offers_only_legal_actions_and_explains_the_rest(new_page, server
     confirm = page.locator("[data-testid=confirm]")
     assert confirm.count() == 1 and confirm.get_attribute("data-notation") == "take W W"
     page.click("[data-testid=supply-U]")  # take W W U is no action: the message says why
-    page.wait_for_function("() => document.querySelector('[data-testid=message]').textContent.length > 0")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=message]').textContent.length > 0"
+    )
     assert page.get_attribute("[data-testid=supply-W]", "data-selected") == "2"
     assert page.get_attribute("[data-testid=supply-U]", "data-selected") == "0"
     assert offered_notations(page) <= legal
@@ -224,13 +259,17 @@ def test_client_offers_only_legal_actions_and_explains_the_rest(new_page, server
     assert state["log"][0]["notation"] == "take W U G"
     assert state["observation"]["tokens"][0][:3] == [1, 1, 1]
     # the last move is highlighted: the bot's move is the last log entry
-    assert re.search(r"last", page.locator("[data-testid=log] li").last.get_attribute("class") or "")
+    assert re.search(
+        r"last", page.locator("[data-testid=log] li").last.get_attribute("class") or ""
+    )
     screenshot(page, "classic-midgame")
 
 
 def test_duel_board_selection_and_dialogs(new_page, server, meta):
     page = new_page()
-    made = create_in_lobby(page, "duel", [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}])
+    made = create_in_lobby(
+        page, "duel", [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}]
+    )
     page.click("[data-testid=open-seat-0]")
     wait_ready(page)
     state = page_state(page)
@@ -242,8 +281,13 @@ def test_duel_board_selection_and_dialogs(new_page, server, meta):
     assert page.get_attribute("[data-testid=confirm]", "data-notation") == three
     # a cell off the line is refused with a reason
     board = state["observation"]["board"]
-    off = next(f"{'abcde'[i % 5]}{i // 5 + 1}" for i in range(25) if board[i] >= 0 and f"{'abcde'[i % 5]}{i // 5 + 1}" not in cells
-               and f"take {' '.join(sorted(cells + [f'{chr(97 + i % 5)}{i // 5 + 1}']))}" not in legal)
+    off = next(
+        f"{'abcde'[i % 5]}{i // 5 + 1}"
+        for i in range(25)
+        if board[i] >= 0
+        and f"{'abcde'[i % 5]}{i // 5 + 1}" not in cells
+        and f"take {' '.join(sorted(cells + [f'{chr(97 + i % 5)}{i // 5 + 1}']))}" not in legal
+    )
     page.click(f"[data-testid=cell-{off}]")
     assert page.get_attribute(f"[data-testid=cell-{off}]", "class").find("selected") < 0
     assert page.inner_text("[data-testid=message]")
@@ -273,7 +317,9 @@ def test_payment_dialog_with_gold(new_page, server, meta):
     from .ui import choose, rest
 
     page = new_page()
-    made = create_in_lobby(page, "splendor", [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bob"}])
+    made = create_in_lobby(
+        page, "splendor", [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bob"}]
+    )
     bob = _token(made["invites"][1])
     page.goto(made["invites"][0])
     tables = meta["games"]["splendor"]["tables"]
@@ -295,7 +341,9 @@ def test_payment_dialog_with_gold(new_page, server, meta):
                 move = int(root_data(page)["move"])
                 page.click(f"[data-testid=dialog-option][data-notation='{pick}']")
                 page.wait_for_function(
-                    "(m) => Number(document.querySelector('[data-testid=game-root]').dataset.move) > m", arg=move)
+                    "(m) => Number(document.querySelector('[data-testid=game-root]').dataset.move) > m",
+                    arg=move,
+                )
                 if pick == "pay" or page_state(page)["observation"]["phase"] != 1:
                     break
             log = [e["notation"] for e in page_state(page)["log"]]
@@ -312,7 +360,9 @@ def test_payment_dialog_with_gold(new_page, server, meta):
             move = choose(dict(state, legal_actions=keep or state["legal_actions"]), tables, rng)
         play_by_clicking(page, move)
         page.wait_for_function(
-            "(m) => Number(document.querySelector('[data-testid=game-root]').dataset.move) > m", arg=int(data["move"]))
+            "(m) => Number(document.querySelector('[data-testid=game-root]').dataset.move) > m",
+            arg=int(data["move"]),
+        )
         # Bob answers through the REST API (all his decisions of the turn)
         while True:
             st = server_state(server, made["game_id"], bob)
@@ -320,7 +370,12 @@ def test_payment_dialog_with_gold(new_page, server, meta):
                 break
             bl = [a["notation"] for a in st["legal_actions"]]
             pick = next((n for n in bl if n.startswith("take") and len(n.split()) == 4), bl[0])
-            rest(server, f"/api/games/{made['game_id']}/actions", {"action": pick, "move": st["move"]}, token=bob)
+            rest(
+                server,
+                f"/api/games/{made['game_id']}/actions",
+                {"action": pick, "move": st["move"]},
+                token=bob,
+            )
         data = wait_ready(page, after_move=int(root_data(page)["move"]) - 1)
     pytest.fail("no payment choice came up")
 
@@ -331,11 +386,18 @@ def test_duel_privilege_by_clicking(new_page, server):
     from .ui import rest
 
     ann = new_page()
-    made = create_in_lobby(ann, "duel", [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bob"}])
+    made = create_in_lobby(
+        ann, "duel", [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bob"}]
+    )
     ann_token = _token(made["invites"][0])
     st = server_state(server, made["game_id"], ann_token)
     first = next(a["notation"] for a in st["legal_actions"] if a["notation"].startswith("take"))
-    rest(server, f"/api/games/{made['game_id']}/actions", {"action": first, "move": 0}, token=ann_token)
+    rest(
+        server,
+        f"/api/games/{made['game_id']}/actions",
+        {"action": first, "move": 0},
+        token=ann_token,
+    )
     bob = new_page()
     bob.goto(made["invites"][1])
     wait_ready(bob)
@@ -346,9 +408,13 @@ def test_duel_privilege_by_clicking(new_page, server):
     cell = privs[0].split()[1]
     assert "privilege" in bob.inner_text("[data-testid=hint]")
     bob.click(f"[data-testid=cell-{cell}]")
-    confirms = {bob.locator("[data-testid=confirm]").nth(k).get_attribute("data-notation")
-                for k in range(bob.locator("[data-testid=confirm]").count())}
-    assert f"privilege {cell}" in confirms and confirms <= {a["notation"] for a in state["legal_actions"]}
+    confirms = {
+        bob.locator("[data-testid=confirm]").nth(k).get_attribute("data-notation")
+        for k in range(bob.locator("[data-testid=confirm]").count())
+    }
+    assert f"privilege {cell}" in confirms and confirms <= {
+        a["notation"] for a in state["legal_actions"]
+    }
     bob.click(f"[data-testid=confirm][data-notation='privilege {cell}']")
     data = wait_ready(bob, after_move=state["move"])
     after = page_state(bob)

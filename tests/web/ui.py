@@ -57,7 +57,9 @@ def create_in_lobby(page, game: str, seats: list[dict]) -> dict:
             page.fill(f"[data-testid=seat-name-{i}]", seat.get("name", f"P{i}"))
         else:
             page.select_option(f"[data-testid=seat-bot-{i}]", seat["bot"])
-    with page.expect_response(lambda r: r.url.endswith("/api/games") and r.request.method == "POST") as resp:
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/games") and r.request.method == "POST"
+    ) as resp:
         page.click("[data-testid=create-game]")
     created = resp.value.json()
     page.wait_for_selector("[data-testid=created] h2")
@@ -117,7 +119,15 @@ def offered_notations(page) -> set[str]:
 def _kind(game: str, notation: str) -> str:
     w = notation.split()
     if w[0] == "gold":
-        return "take_gold" if game == "duel" and w[1][0].islower() and w[1][0] in "abcde" and len(w[1]) == 2 and w[1][1].isdigit() else "pay_gold"
+        return (
+            "take_gold"
+            if game == "duel"
+            and w[1][0].islower()
+            and w[1][0] in "abcde"
+            and len(w[1]) == 2
+            and w[1][1].isdigit()
+            else "pay_gold"
+        )
     if w[0] == "reserve" and w[1].startswith("d"):
         return "reserve_deck"
     return w[0]
@@ -139,7 +149,9 @@ def choose(state: dict, tables: dict, rng: random.Random) -> str:
     legal = [a["notation"] for a in state["legal_actions"]]
     obs = state["observation"]
     seat = state["seat"]
-    assert legal, f"no legal action to choose from (move {state['move']}, current {state['current_player']}, seat {seat})"
+    assert legal, (
+        f"no legal action to choose from (move {state['move']}, current {state['current_player']}, seat {seat})"
+    )
     kinds = {n: _kind(game, n) for n in legal}
     if all(k in DIALOG_KINDS or k == "pass" for k in kinds.values()):
         for pref in ("royal", "noble"):
@@ -154,9 +166,11 @@ def choose(state: dict, tables: dict, rng: random.Random) -> str:
         return rng.choice(legal)
     buys = [n for n in legal if kinds[n] == "buy" and not n.endswith("choose")]
     if buys:
+
         def value(n: str) -> tuple:
             card = tables["cards"][_card_at(game, obs, n.split()[1], seat)]
             return (card["points"] + card.get("crowns", 0), rng.random())
+
         best = max(buys, key=value)
         if best + " choose" in legal and rng.random() < 0.5:
             return best + " choose"  # exercises the payment dialog
@@ -168,6 +182,7 @@ def choose(state: dict, tables: dict, rng: random.Random) -> str:
         def gain(n: str) -> tuple:
             cols = _take_colors(game, obs, n)
             return (sum(1 for c in cols if need[c] > 0), len(cols), rng.random())
+
         return max(takes, key=gain)
     rest_ = [n for n in legal if kinds[n] not in ("reserve_deck",)] or legal
     prefer = [n for n in rest_ if kinds[n] in ("reserve", "take_gold")]
@@ -235,9 +250,19 @@ def play_by_clicking(page, notation: str) -> None:
     page.click(f"[data-testid=legal-action][data-notation='{notation}']")
 
 
-def play_to_end(page, tables: dict, *, base: str, game_id: str, token: str, seed: int = 0,
-                max_decisions: int = 400, check_every: int = 1, seen: dict | None = None,
-                on_dialog=None) -> dict:
+def play_to_end(
+    page,
+    tables: dict,
+    *,
+    base: str,
+    game_id: str,
+    token: str,
+    seed: int = 0,
+    max_decisions: int = 400,
+    check_every: int = 1,
+    seen: dict | None = None,
+    on_dialog=None,
+) -> dict:
     """Play the viewer's seat to the end by clicking; every ``check_every`` decisions,
     check that the page offers only legal actions (compared with the server's own list).
     ``seen`` counts the decisions by kind (``dialog:return``, ``take``, ...);

@@ -165,12 +165,24 @@ def prepare_arena(
         for p in parsed
     )
     schedule = make_schedule(
-        specs, labels, game=module.GAME_NAME, num_players=players, games=games, seed=seed,
-        options=options, max_decisions=decision_cap,
+        specs,
+        labels,
+        game=module.GAME_NAME,
+        num_players=players,
+        games=games,
+        seed=seed,
+        options=options,
+        max_decisions=decision_cap,
     )
     return ArenaSetup(
-        game=module.GAME_NAME, players=players, specs=tuple(specs), labels=tuple(labels),
-        deterministic=deterministic, schedule=schedule, seed=seed, options=options,
+        game=module.GAME_NAME,
+        players=players,
+        specs=tuple(specs),
+        labels=tuple(labels),
+        deterministic=deterministic,
+        schedule=schedule,
+        seed=seed,
+        options=options,
         max_decisions=decision_cap,
     )
 
@@ -186,7 +198,9 @@ def default_out_dir(now: datetime | None = None) -> Path:
     return path
 
 
-def _resume(tasks: Sequence[GameTask], folder: Path, summaries: list[dict[str, Any]]) -> list[GameTask]:
+def _resume(
+    tasks: Sequence[GameTask], folder: Path, summaries: list[dict[str, Any]]
+) -> list[GameTask]:
     """Load the finished games of an earlier run in ``folder`` into ``summaries``; return
     the tasks still to play (see :func:`run_arena`)."""
     from ..record import GameRecord
@@ -260,9 +274,18 @@ def run_arena(
         splendor.record.RecordError: with ``resume``, a saved record that does not replay.
         ArenaError: a game failed for a reason that is not a bot's, or Ray is unreachable.
     """
-    setup = bots if isinstance(bots, ArenaSetup) else prepare_arena(
-        bots, game=game, players=players, games=games, seed=seed, turn_cap=turn_cap,
-        max_decisions=max_decisions,
+    setup = (
+        bots
+        if isinstance(bots, ArenaSetup)
+        else prepare_arena(
+            bots,
+            game=game,
+            players=players,
+            games=games,
+            seed=seed,
+            turn_cap=turn_cap,
+            max_decisions=max_decisions,
+        )
     )
     check_backend(backend, address, workers)
     if bootstrap < 0:

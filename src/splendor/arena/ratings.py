@@ -94,7 +94,10 @@ def games_tensor(games: Sequence[Mapping[str, Any]], num_bots: int) -> np.ndarra
     for g, game in enumerate(games):
         forfeit = game.get("forfeit")
         mats[g] = game_matrix(
-            game["bots"], game["scores"], game["winners"], num_bots,
+            game["bots"],
+            game["scores"],
+            game["winners"],
+            num_bots,
             int(forfeit["seat"]) if forfeit else None,
         )
     return mats
@@ -111,7 +114,9 @@ def _loglik(S: np.ndarray, theta: np.ndarray) -> np.ndarray:
     return -(S * np.logaddexp(0.0, -d)).sum(axis=(-2, -1))
 
 
-def fit_strengths(S: np.ndarray, prior: float = PRIOR_DRAWS, tol: float = 1e-10, max_iter: int = 100) -> np.ndarray:
+def fit_strengths(
+    S: np.ndarray, prior: float = PRIOR_DRAWS, tol: float = 1e-10, max_iter: int = 100
+) -> np.ndarray:
     """Maximum-likelihood Bradley-Terry strengths (natural-log scale, mean zero).
 
     Args:
@@ -252,6 +257,11 @@ def rate(
         low = np.minimum(np.percentile(boot, 2.5, axis=0), elo)
         high = np.maximum(np.percentile(boot, 97.5, axis=0), elo)
     return Ratings(
-        elo=elo, low=low, high=high, scores=S, comparisons=S + S.T,
-        bootstrap=int(bootstrap) if n_games else 0, prior=float(prior),
+        elo=elo,
+        low=low,
+        high=high,
+        scores=S,
+        comparisons=S + S.T,
+        bootstrap=int(bootstrap) if n_games else 0,
+        prior=float(prior),
     )

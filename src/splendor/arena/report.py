@@ -166,7 +166,9 @@ def build_results(
             "prior_draws": ratings.prior,
             "bootstrap": ratings.bootstrap,
             "elo": {b: _num(e) for b, e in zip(labels, ratings.elo)},
-            "ci95": {b: [_num(lo), _num(hi)] for b, lo, hi in zip(labels, ratings.low, ratings.high)},
+            "ci95": {
+                b: [_num(lo), _num(hi)] for b, lo, hi in zip(labels, ratings.low, ratings.high)
+            },
         },
         "game_results": public_games,
         "run": dict(run),
@@ -187,18 +189,41 @@ def ms_per_decision(games: Sequence[Mapping[str, Any]], num_bots: int) -> list[f
 def results_table(results: Mapping[str, Any]) -> Table:
     """The per-bot table (rich), best Elo first."""
     t = Table(title="results", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1))
-    for col in ("bot", "games", "wins", "draws", "losses", "win %", "points", "turns",
-                "forfeits", "Elo", "95% CI", "ms/dec"):
-        t.add_column(col, justify="left" if col in ("bot", "95% CI") else "right", no_wrap=col != "bot")
+    for col in (
+        "bot",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "win %",
+        "points",
+        "turns",
+        "forfeits",
+        "Elo",
+        "95% CI",
+        "ms/dec",
+    ):
+        t.add_column(
+            col, justify="left" if col in ("bot", "95% CI") else "right", no_wrap=col != "bot"
+        )
     ms = dict(zip(results["bots"], results.get("run", {}).get("ms_per_decision") or []))
     rows = sorted(results["results"], key=lambda r: -(r["elo"] or 0.0))
     for r in rows:
         ci = f"[{r['elo_low']:.0f}, {r['elo_high']:.0f}]" if r["elo_low"] is not None else ""
         m = ms.get(r["bot"])
         t.add_row(
-            r["bot"], str(r["games"]), str(r["wins"]), str(r["draws"]), str(r["losses"]),
-            f"{100 * r['win_rate']:.1f}", f"{r['mean_points']:.2f}", f"{r['mean_turns']:.1f}",
-            str(r["forfeits"]), f"{r['elo']:.0f}", ci, "" if m is None else f"{m:.2f}",
+            r["bot"],
+            str(r["games"]),
+            str(r["wins"]),
+            str(r["draws"]),
+            str(r["losses"]),
+            f"{100 * r['win_rate']:.1f}",
+            f"{r['mean_points']:.2f}",
+            f"{r['mean_turns']:.1f}",
+            str(r["forfeits"]),
+            f"{r['elo']:.0f}",
+            ci,
+            "" if m is None else f"{m:.2f}",
         )
     return t
 
@@ -209,7 +234,9 @@ def head_to_head_table(results: Mapping[str, Any]) -> Table:
     labels = results["bots"]
     t = Table(
         title="head to head (row's % score vs column)",
-        title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1),
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        padding=(0, 1),
     )
     t.add_column("")
     for b in labels:
@@ -247,7 +274,9 @@ def plot_ratings(results: Mapping[str, Any], path: str | Path) -> Path:
     ax.set_yticklabels(names)
     ax.set_ylim(-0.6, len(rows) - 0.4)
     ax.set_xlabel("Elo (mean 1500), 95% bootstrap interval")
-    game = "Splendor Duel" if results["game"] == "duel" else f"Splendor, {results['players']} players"
+    game = (
+        "Splendor Duel" if results["game"] == "duel" else f"Splendor, {results['players']} players"
+    )
     ax.set_title(f"{game}: {results['games']} games")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()

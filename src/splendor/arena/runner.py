@@ -299,7 +299,9 @@ def summary_from_record(task: GameTask | Mapping[str, Any], record: Any) -> dict
     return _summary(t, record, [float(x) for x in think], made)
 
 
-def _summary(t: Mapping[str, Any], record: Any, think: list[float], made: list[int]) -> dict[str, Any]:
+def _summary(
+    t: Mapping[str, Any], record: Any, think: list[float], made: list[int]
+) -> dict[str, Any]:
     """The summary of the game of task ``t`` (see :func:`play_task`) from its record,
     the seconds each seat spent thinking and the decisions each seat made."""
     n = len(t["specs"])
@@ -354,7 +356,9 @@ def _local(tasks: list[dict[str, Any]], workers: int) -> Iterator[dict[str, Any]
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _ray(tasks: list[dict[str, Any]], workers: int, address: str | None) -> Iterator[dict[str, Any]]:
+def _ray(
+    tasks: list[dict[str, Any]], workers: int, address: str | None
+) -> Iterator[dict[str, Any]]:
     import ray  # checked by check_backend
 
     started = False

@@ -121,7 +121,9 @@ def parse_bot_spec(spec: str) -> BotSpec:
             raise ValueError(
                 f"unknown playout {playout!r} in {raw!r}; known: {', '.join(PLAYOUTS)}"
             )
-        return BotSpec("mcts", "mcts" + (":" + ":".join(parts) if parts else ""), seconds, iterations, playout)
+        return BotSpec(
+            "mcts", "mcts" + (":" + ":".join(parts) if parts else ""), seconds, iterations, playout
+        )
     raise ValueError(f"unknown bot {head.strip()!r}; known bots: {', '.join(BOT_NAMES)}")
 
 
@@ -144,7 +146,9 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     if p.kind == "mcts":
         from .mcts import MCTSBot
 
-        return MCTSBot(seconds=p.seconds, iterations=p.iterations, playout=p.playout, seed=seed, name=p.label)
+        return MCTSBot(
+            seconds=p.seconds, iterations=p.iterations, playout=p.playout, seed=seed, name=p.label
+        )
     from .external import ExternalBot
 
     return ExternalBot(p.command, seed=seed)

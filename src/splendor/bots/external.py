@@ -232,13 +232,9 @@ def parse_reply(line: bytes, request: int, legal_actions: Sequence[Any]) -> Any 
     except json.JSONDecodeError:
         raise ReplyError(f"answered a line that is not JSON: {_short(text)}") from None
     except RecursionError:
-        raise ReplyError(
-            f"answered JSON nested too deeply to read: {_short(text)}"
-        ) from None
+        raise ReplyError(f"answered JSON nested too deeply to read: {_short(text)}") from None
     except ValueError:  # a number longer than Python reads (sys.get_int_max_str_digits)
-        raise ReplyError(
-            f"answered JSON with a number too long to read: {_short(text)}"
-        ) from None
+        raise ReplyError(f"answered JSON with a number too long to read: {_short(text)}") from None
     if not isinstance(message, dict):
         raise ReplyError(
             f'answered {_short(text)}, which is not a JSON object {{"request": N, "action": ...}}'
@@ -262,9 +258,7 @@ def parse_reply(line: bytes, request: int, legal_actions: Sequence[Any]) -> Any 
     if not legal_actions:
         raise ReplyError(f"answered {_short(text)} when no decision was pending")
     if "action" not in message:
-        raise ReplyError(
-            f'answered {_short(text)}, which is not a JSON object with an "action"'
-        )
+        raise ReplyError(f'answered {_short(text)}, which is not a JSON object with an "action"')
     answer = message["action"]
     n = len(legal_actions)
     if isinstance(answer, int) and not isinstance(answer, bool):
@@ -465,7 +459,9 @@ class _Reader:
         Raises:
             queue.Empty: none came in time.
         """
-        event = self.events.get(timeout=timeout) if timeout is not None else self.events.get_nowait()
+        event = (
+            self.events.get(timeout=timeout) if timeout is not None else self.events.get_nowait()
+        )
         if event[0] == _LINE:
             with self._lock:
                 self._pending -= len(event[1])
@@ -821,8 +817,10 @@ class ExternalBot:
         running = not _exited(proc)
         self._stop()  # also waits for the stderr reader: the tail is complete
         code = None if running else proc.returncode
-        when = "before answering" if self._decisions == 0 else (
-            f"after {self._decisions} decision{'s' if self._decisions != 1 else ''}"
+        when = (
+            "before answering"
+            if self._decisions == 0
+            else (f"after {self._decisions} decision{'s' if self._decisions != 1 else ''}")
         )
         if code is None:
             how = f"closed its output {when}; it was stopped"

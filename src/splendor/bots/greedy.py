@@ -98,8 +98,9 @@ class _Target:
         self.worth = worth
 
 
-def _reach(targets: Sequence[_Target], tokens: Sequence[int], extra: int = -1,
-           skip: _Target | None = None) -> float:
+def _reach(
+    targets: Sequence[_Target], tokens: Sequence[int], extra: int = -1, skip: _Target | None = None
+) -> float:
     """Weighted sum of the largest ``worth * GAMMA ** shortfall`` over ``targets`` for
     ``tokens`` (6 long), see :data:`REACH_WEIGHTS`.
 
@@ -134,8 +135,9 @@ def _shortfall(cost: Sequence[int], bonuses: Sequence[int], tokens: Sequence[int
     return max(short - tokens[GOLD], 0)
 
 
-def _default_payment(cost: Sequence[int], bonuses: Sequence[int],
-                     tokens: Sequence[int]) -> list[int]:
+def _default_payment(
+    cost: Sequence[int], bonuses: Sequence[int], tokens: Sequence[int]
+) -> list[int]:
     """Tokens left after the default payment of C9 (coloured first, gold for the rest)."""
     left = list(tokens)
     gold = 0
@@ -236,8 +238,9 @@ class _Evaluator:
             if n is None:
                 continue
             mine = _noble_need(n.requirement, self.bonuses)
-            theirs = min((_noble_need(n.requirement, o.bonuses) for o in self.opponents),
-                         default=99)
+            theirs = min(
+                (_noble_need(n.requirement, o.bonuses) for o in self.opponents), default=99
+            )
             table.append((n.requirement, 0.5 if theirs < mine else 1.0))
         return table
 
@@ -246,8 +249,11 @@ class _Evaluator:
         total = 0.0
         for req, weight in self._nobles_w:
             need = _noble_need(req, bonuses)
-            total += NOBLE_POINTS if need == 0 else (
-                weight * NOBLE_POINTS * NOBLE_FAR * _NOBLE_POW[need])
+            total += (
+                NOBLE_POINTS
+                if need == 0
+                else (weight * NOBLE_POINTS * NOBLE_FAR * _NOBLE_POW[need])
+            )
         return total
 
     def bonus_gain(self, color: int) -> float:
@@ -273,8 +279,11 @@ class _Evaluator:
             cards: list[Card] = [c for row in self.faceup for c in row if c is not None]
             cards += [c for c in self.me.reserved if isinstance(c, Card)]
             self._targets = [
-                _Target(c, [c.cost[k] - self.bonuses[k] for k in range(NUM_GEMS)],
-                        c.points + gains[c.bonus])
+                _Target(
+                    c,
+                    [c.cost[k] - self.bonuses[k] for k in range(NUM_GEMS)],
+                    c.points + gains[c.bonus],
+                )
                 for c in cards
             ]
             self._reach0 = _reach(self._targets, self.tokens)
@@ -316,8 +325,12 @@ class _Evaluator:
             gain = float(card.points)
             b = list(o.bonuses)
             b[card.bonus] += 1
-            if any(n is not None and _noble_need(n.requirement, b) == 0
-                   and _noble_need(n.requirement, o.bonuses) > 0 for n in self.nobles):
+            if any(
+                n is not None
+                and _noble_need(n.requirement, b) == 0
+                and _noble_need(n.requirement, o.bonuses) > 0
+                for n in self.nobles
+            ):
                 gain += NOBLE_POINTS
             value = DENY_WEIGHT * gain
             if o.points + gain >= WIN_POINTS:
@@ -354,8 +367,11 @@ class _Evaluator:
         gained = float(card.points)
         # C12: a noble whose requirement this bonus completes visits at once
         for n in self.nobles:
-            if n is not None and _noble_need(n.requirement, b) == 0 \
-                    and _noble_need(n.requirement, self.bonuses) > 0:
+            if (
+                n is not None
+                and _noble_need(n.requirement, b) == 0
+                and _noble_need(n.requirement, self.bonuses) > 0
+            ):
                 gained += NOBLE_POINTS
                 break
         score = gained

@@ -69,7 +69,9 @@ def _noble_need(nid: int, b: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _reach(tg_need: np.ndarray, tg_worth: np.ndarray, nt: int, tokens: np.ndarray, extra: int, skip: int) -> float:
+def _reach(
+    tg_need: np.ndarray, tg_worth: np.ndarray, nt: int, tokens: np.ndarray, extra: int, skip: int
+) -> float:
     """GreedyBot's reach: the weighted best few of ``worth * GAMMA ** shortfall`` over the
     first ``nt`` targets (``tg_need`` (15, 5) cost less bonuses, ``tg_worth`` (15,)) for
     ``tokens`` (6,); ``extra`` one more bonus of that colour (-1 none), ``skip`` a target
@@ -229,7 +231,9 @@ def classic_greedy_scores(arr: np.ndarray, mask: np.ndarray, out: np.ndarray) ->
         nid = s.nobles[k]
         if nid >= 0:
             need = _noble_need(nid, bon)
-            base_nv += _NOBLE_PTS if need == 0 else nob_w[k] * _NOBLE_PTS * _NOBLE_FAR * _NOBLE_POW[need]
+            base_nv += (
+                _NOBLE_PTS if need == 0 else nob_w[k] * _NOBLE_PTS * _NOBLE_FAR * _NOBLE_POW[need]
+            )
     gains = np.zeros(NUM_GEMS)
     for col in range(NUM_GEMS):
         bon[col] += 1
@@ -238,7 +242,11 @@ def classic_greedy_scores(arr: np.ndarray, mask: np.ndarray, out: np.ndarray) ->
             nid = s.nobles[k]
             if nid >= 0:
                 need = _noble_need(nid, bon)
-                nv += _NOBLE_PTS if need == 0 else nob_w[k] * _NOBLE_PTS * _NOBLE_FAR * _NOBLE_POW[need]
+                nv += (
+                    _NOBLE_PTS
+                    if need == 0
+                    else nob_w[k] * _NOBLE_PTS * _NOBLE_FAR * _NOBLE_POW[need]
+                )
         bon[col] -= 1
         gains[col] = dev * (_BONUS_VALUE + nv - base_nv)
     # targets: 12 face-up (index = slot) then own reserved (12 + slot)
@@ -341,7 +349,12 @@ def classic_greedy_scores(arr: np.ndarray, mask: np.ndarray, out: np.ndarray) ->
                     if d > 0:
                         short += d
                 short = max(short - t[GOLD], 0)
-                sc += _SECURE * dev * (cc.CARD_POINTS[card] + gains[cc.CARD_BONUS[card]]) * _POW[short]
+                sc += (
+                    _SECURE
+                    * dev
+                    * (cc.CARD_POINTS[card] + gains[cc.CARD_BONUS[card]])
+                    * _POW[short]
+                )
             out[k] = sc
         for k in range(ca.RESERVE_DECK, ca.BUY_FACEUP):
             if mask[k]:
@@ -399,7 +412,9 @@ def classic_greedy_scores(arr: np.ndarray, mask: np.ndarray, out: np.ndarray) ->
 
 
 @njit(cache=True)
-def classic_greedy_policy(arr: np.ndarray, mask: np.ndarray, n_legal: int, heuristic: bool, rng: np.ndarray) -> int:
+def classic_greedy_policy(
+    arr: np.ndarray, mask: np.ndarray, n_legal: int, heuristic: bool, rng: np.ndarray
+) -> int:
     """Playout policy: greedy's best decision (ties at random), or with probability
     :data:`EXPLORE_IN_16`/16 a uniformly random legal one. The signature of
     :mod:`splendor.bots.playout`'s policies (``heuristic`` is ignored)."""

@@ -161,8 +161,12 @@ def _all_gains() -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, int]]:
             codes.append(sum(_CODE[c] for c in combo))
             gives.append(g[PEARL] == 2 or max(g[:NUM_GEMS]) == 3)
     row = {c: i for i, c in enumerate(codes)}
-    return (np.array(gains, dtype=np.int64), np.array(codes, dtype=np.int64),
-            np.array(gives, dtype=np.bool_), row)
+    return (
+        np.array(gains, dtype=np.int64),
+        np.array(codes, dtype=np.int64),
+        np.array(gives, dtype=np.bool_),
+        row,
+    )
 
 
 _GAINS, _GAIN_CODES, _GIVES, _CODE_ROW = _all_gains()
@@ -185,8 +189,20 @@ def _ability_value(ability: str, can_steal: bool, token_on_board: bool) -> float
 class _Side:
     """One seat's holdings, as plain lists, and its target."""
 
-    __slots__ = ("seat", "t", "b", "P", "C", "CP", "priv", "reserved", "n_reserved",
-                 "target", "_phi0", "_phi_target")
+    __slots__ = (
+        "seat",
+        "t",
+        "b",
+        "P",
+        "C",
+        "CP",
+        "priv",
+        "reserved",
+        "n_reserved",
+        "target",
+        "_phi0",
+        "_phi_target",
+    )
 
     def __init__(self, view: Any, own: bool) -> None:
         """``own``: the deciding seat, which sees its blind reserves; the opponent's are
@@ -199,8 +215,11 @@ class _Side:
         self.CP = list(view.color_points)
         self.priv = view.privileges
         self.n_reserved = len(view.reserved)
-        self.reserved = view.reserved if own else tuple(
-            c for c, blind in zip(view.reserved, view.reserved_blind) if not blind)
+        self.reserved = (
+            view.reserved
+            if own
+            else tuple(c for c, blind in zip(view.reserved, view.reserved_blind) if not blind)
+        )
         self.target = T_POINTS
         self._phi0 = 0.0
         self._phi_target = -1
@@ -229,8 +248,14 @@ class _Side:
         """Tokens owed per colour after bonuses (6: gems, pearl); may be negative."""
         cost = card.cost
         b = self.b
-        return [cost[0] - b[0], cost[1] - b[1], cost[2] - b[2], cost[3] - b[3],
-                cost[4] - b[4], cost[5]]
+        return [
+            cost[0] - b[0],
+            cost[1] - b[1],
+            cost[2] - b[2],
+            cost[3] - b[3],
+            cost[4] - b[4],
+            cost[5],
+        ]
 
     def shortfall(self, card: Card, tokens: Sequence[int] | None = None) -> int:
         """Gold still missing to buy ``card`` (0: affordable now), D10."""
@@ -273,8 +298,9 @@ class _ReachModel:
 
     __slots__ = ("cards", "need", "worth", "n", "index", "avail")
 
-    def __init__(self, side: _Side, cards: list[Card], worths: list[float],
-                 avail: Sequence[int]) -> None:
+    def __init__(
+        self, side: _Side, cards: list[Card], worths: list[float], avail: Sequence[int]
+    ) -> None:
         self.cards = cards
         self.avail = np.array(avail[:6], dtype=np.int64)
         self.n = len(cards)
@@ -282,8 +308,9 @@ class _ReachModel:
         self.worth = np.array(worths, dtype=np.float64)
         self.index = {c.id: i for i, c in enumerate(cards)}
 
-    def values(self, T: np.ndarray, extra: np.ndarray | None = None,
-               skip: np.ndarray | None = None) -> np.ndarray:
+    def values(
+        self, T: np.ndarray, extra: np.ndarray | None = None, skip: np.ndarray | None = None
+    ) -> np.ndarray:
         """Reach of each row of ``T`` (m × 7 tokens); ``extra`` (m × 6) are bonuses gained
         first (a card bought), ``skip`` (m × n, bool) cards left out."""
         base = T @ TOKEN_BASE
@@ -320,8 +347,7 @@ class _ReachModel:
             rows = T[idx]
             cand = (rows[:, None, :] - _EYE7[None, :, :]).reshape(-1, 7)
             # many candidates coincide (t+{W,U}-W == t+{U,G}-G): value each once
-            _, first, inv = np.unique((cand + 1) @ _RADIX, return_index=True,
-                                      return_inverse=True)
+            _, first, inv = np.unique((cand + 1) @ _RADIX, return_index=True, return_inverse=True)
             vals = self.values(cand[first])[inv.reshape(-1)].reshape(idx.size, 7)
             vals[rows <= 0] = -np.inf
             best = vals.argmax(axis=1)
@@ -407,8 +433,9 @@ class DuelEvaluator:
         ``crowns``."""
         return TARGET_NAMES[self.me.target]
 
-    def _royal_gain(self, side: _Side, crowns_before: int,
-                    crowns_after: int) -> tuple[int, float, int]:
+    def _royal_gain(
+        self, side: _Side, crowns_before: int, crowns_after: int
+    ) -> tuple[int, float, int]:
         """The royal cards a purchase reaches (D19): points and ability worth of the best
         ones, and the most points they can bring (for the 20-point win)."""
         n = (crowns_before < 3 <= crowns_after) + (crowns_before < 6 <= crowns_after)
@@ -417,7 +444,8 @@ class DuelEvaluator:
         can_steal = sum(self._other(side).t[:6]) > 0
         opts = sorted(
             ((r.points, _ability_value(r.ability, can_steal, False)) for r in self.royals),
-            key=lambda x: x[0] + x[1], reverse=True,
+            key=lambda x: x[0] + x[1],
+            reverse=True,
         )[:n]
         most = sum(sorted((r.points for r in self.royals), reverse=True)[:n])
         return sum(p for p, _ in opts), sum(a for _, a in opts), most
@@ -443,16 +471,16 @@ class DuelEvaluator:
         if col >= 0:
             CP[col] += card.points
         royal_pts, royal_ab, royal_most = self._royal_gain(side, side.C, C)
-        win = (P + royal_most >= WIN_POINTS or C >= WIN_CROWNS
-               or (col >= 0 and CP[col] >= WIN_COLOR))
+        win = P + royal_most >= WIN_POINTS or C >= WIN_CROWNS or (col >= 0 and CP[col] >= WIN_COLOR)
         P += royal_pts
         gain = _phi(P, C, CP, side.target) - side.phi()
         gain += royal_ab
         if col >= 0:
             gain += BONUS_VALUE * self.dev * card.bonus_count
         other = self._other(side)
-        gain += _ability_value(card.ability, sum(other.t[:6]) > 0,
-                               col >= 0 and self.board_counts[col] > 0)
+        gain += _ability_value(
+            card.ability, sum(other.t[:6]) > 0, col >= 0 and self.board_counts[col] > 0
+        )
         self._gains[key] = (gain, win)
         return gain, win
 
@@ -522,7 +550,8 @@ class DuelEvaluator:
         could win with it on its next turn."""
         if self._threat is None:
             self.opp.target = self._choose_target(
-                self.opp, self.pyr_cards + [c for c in self.opp.reserved if isinstance(c, Card)])
+                self.opp, self.pyr_cards + [c for c in self.opp.reserved if isinstance(c, Card)]
+            )
             out: dict[int, tuple[float, bool]] = {}
             for card in self.pyr_cards:
                 if not self._opp_can_buy_next(card):
@@ -607,14 +636,18 @@ class DuelEvaluator:
             best_res = max(self._reserve_options().values(), default=-1e6)
             for i in golds:
                 out[i] = gold_gain + best_res
-        mandatory = [out[i] for i, a in enumerate(legal)
-                     if a.kind in ("take", "take_gold", "buy", "buy_choose")]
+        mandatory = [
+            out[i]
+            for i, a in enumerate(legal)
+            if a.kind in ("take", "take_gold", "buy", "buy_choose")
+        ]
         best_mand = max(mandatory) if mandatory else None
         # --- privileges (D6): before the mandatory action
         privs = [i for i, a in enumerate(legal) if a.kind == "privilege"]
         if privs:
-            keep = PRIVILEGE_KEEP * (1.0 if self.free_privileges > 0 else 0.6) * (
-                0.5 + 0.5 * self.dev)
+            keep = (
+                PRIVILEGE_KEEP * (1.0 if self.free_privileges > 0 else 0.6) * (0.5 + 0.5 * self.dev)
+            )
             gains = {}
             colours = sorted({board[legal[i].cells[0]] for i in privs})
             rows = []
@@ -713,8 +746,11 @@ class DuelEvaluator:
         """Score of a take per gain code (see :data:`_GAINS`): the reach gained after the
         returns of D20, less the privilege it may hand the opponent (D8) and the cost of a
         take that all goes back. All 83 gains when ``full``, else those in ``codes``."""
-        rows_idx = np.arange(len(_GAINS)) if full else np.unique(
-            np.array([_CODE_ROW[c] for c in codes], dtype=np.int64))
+        rows_idx = (
+            np.arange(len(_GAINS))
+            if full
+            else np.unique(np.array([_CODE_ROW[c] for c in codes], dtype=np.int64))
+        )
         gains = _GAINS[rows_idx]
         t = np.array(self.me.t, dtype=np.int64)
         R = self.reach
@@ -726,8 +762,9 @@ class DuelEvaluator:
         table[_GAIN_CODES[rows_idx]] = vals
         return table
 
-    def _score_replenish(self, best_mand: float | None, best_take: float | None,
-                         table: np.ndarray) -> float:
+    def _score_replenish(
+        self, best_mand: float | None, best_take: float | None, table: np.ndarray
+    ) -> float:
         """D7: the opponent takes a privilege; the bag fills the empty cells. The better
         take it may bring is estimated over a few random fills (a fixed generator: the
         bag's real order is hidden, D22)."""
@@ -808,12 +845,10 @@ class DuelEvaluator:
         loss = float(R.values(self._rows([o.t]))[0] - R.values(self._rows([theirs]))[0])
         s += 0.5 * loss
         # break a win the opponent could buy next turn
-        before = any(self._opp_can_buy_next(cd) and self.card_gain(o, cd)[1]
-                     for cd in R.cards)
+        before = any(self._opp_can_buy_next(cd) and self.card_gain(o, cd)[1] for cd in R.cards)
         if before:
             o.t[c] -= 1
-            after = any(self._opp_can_buy_next(cd) and self.card_gain(o, cd)[1]
-                        for cd in R.cards)
+            after = any(self._opp_can_buy_next(cd) and self.card_gain(o, cd)[1] for cd in R.cards)
             o.t[c] += 1
             if not after:
                 s += DENY_WIN

@@ -312,8 +312,18 @@ def _royal_gain(
 
 @njit(cache=True)
 def _card_gain(
-    card: int, b: np.ndarray, CP: np.ndarray, P: int, C: int, target: int, phi0: float,
-    can_steal: bool, roy: np.ndarray, n_roy: int, bc: np.ndarray, dev: float,
+    card: int,
+    b: np.ndarray,
+    CP: np.ndarray,
+    P: int,
+    C: int,
+    target: int,
+    phi0: float,
+    can_steal: bool,
+    roy: np.ndarray,
+    n_roy: int,
+    bc: np.ndarray,
+    dev: float,
 ) -> tuple[float, bool]:
     """What buying ``card`` brings a seat (``b``, ``CP``, ``P``, ``C``; ``phi0`` its
     potential now): worth, and whether it wins at once (D21, royal cards of D19 included).
@@ -328,8 +338,9 @@ def _card_gain(
     if col >= 0:
         CP2[col] += pts
     royal_pts, royal_ab, royal_most = _royal_gain(roy, n_roy, can_steal, C, C2)
-    win = (P2 + royal_most >= _WIN_POINTS or C2 >= _WIN_CROWNS
-           or (col >= 0 and CP2[col] >= _WIN_COLOR))
+    win = (
+        P2 + royal_most >= _WIN_POINTS or C2 >= _WIN_CROWNS or (col >= 0 and CP2[col] >= _WIN_COLOR)
+    )
     P2 += royal_pts
     gain = _phi(P2, C2, CP2, target) - phi0
     gain += royal_ab
@@ -340,8 +351,9 @@ def _card_gain(
 
 
 @njit(cache=True)
-def _choose_target(b: np.ndarray, CP: np.ndarray, P: int, C: int, t: np.ndarray,
-                   view: np.ndarray, nview: int) -> int:
+def _choose_target(
+    b: np.ndarray, CP: np.ndarray, P: int, C: int, t: np.ndarray, view: np.ndarray, nview: int
+) -> int:
     """The victory condition of D21 with the least estimated effort left, given the
     ``nview`` cards in ``view`` weighted by how near they are to affordable."""
     vis = np.zeros(7)
@@ -382,9 +394,22 @@ def _choose_target(b: np.ndarray, CP: np.ndarray, P: int, C: int, t: np.ndarray,
 
 @njit(cache=True)
 def _side_model(
-    view: np.ndarray, nview: int, b: np.ndarray, CP: np.ndarray, P: int, C: int,
-    t: np.ndarray, can_steal: bool, roy: np.ndarray, n_roy: int, bc: np.ndarray,
-    dev: float, gain: np.ndarray, win: np.ndarray, need: np.ndarray, worth: np.ndarray,
+    view: np.ndarray,
+    nview: int,
+    b: np.ndarray,
+    CP: np.ndarray,
+    P: int,
+    C: int,
+    t: np.ndarray,
+    can_steal: bool,
+    roy: np.ndarray,
+    n_roy: int,
+    bc: np.ndarray,
+    dev: float,
+    gain: np.ndarray,
+    win: np.ndarray,
+    need: np.ndarray,
+    worth: np.ndarray,
     ridx: np.ndarray,
 ) -> tuple[int, float, int]:
     """One seat's target, potential and reach model over its cards in view: fills
@@ -533,8 +558,9 @@ def _settled_value(R: tuple, memo: tuple, t: np.ndarray, work: np.ndarray) -> fl
 
 
 @njit(cache=True)
-def _take_value(g: int, t: np.ndarray, R: tuple, memo: tuple, r0: float, give_cost: float,
-                work: np.ndarray) -> float:
+def _take_value(
+    g: int, t: np.ndarray, R: tuple, memo: tuple, r0: float, give_cost: float, work: np.ndarray
+) -> float:
     """Score of the take of gain row ``g`` (D8) with tokens ``t``: the reach gained after
     the returns of D20, less the cost of a take that all goes back and of the privilege it
     may hand the opponent (D8)."""
@@ -591,8 +617,16 @@ def _can_buy_next(card: int, b: np.ndarray, t: np.ndarray, priv: int, bc: np.nda
 
 
 @njit(cache=True)
-def _wins_next(view: np.ndarray, nview: int, win: np.ndarray, ridx: np.ndarray,
-               b: np.ndarray, t: np.ndarray, priv: int, bc: np.ndarray) -> bool:
+def _wins_next(
+    view: np.ndarray,
+    nview: int,
+    win: np.ndarray,
+    ridx: np.ndarray,
+    b: np.ndarray,
+    t: np.ndarray,
+    priv: int,
+    bc: np.ndarray,
+) -> bool:
     """Whether a seat could buy, on its next turn, a card of its reach that wins (D21)."""
     for i in range(nview):
         if ridx[i] >= 0 and win[i] and _can_buy_next(view[i], b, t, priv, bc):
@@ -605,8 +639,17 @@ def _wins_next(view: np.ndarray, nview: int, win: np.ndarray, ridx: np.ndarray,
 
 @njit(cache=True)
 def _replenish_score(
-    board: np.ndarray, bag: np.ndarray, best_mand: float, give_cost: float, nres: int,
-    t: np.ndarray, R: tuple, memo: tuple, r0: float, table: np.ndarray, done: np.ndarray,
+    board: np.ndarray,
+    bag: np.ndarray,
+    best_mand: float,
+    give_cost: float,
+    nres: int,
+    t: np.ndarray,
+    R: tuple,
+    memo: tuple,
+    r0: float,
+    table: np.ndarray,
+    done: np.ndarray,
     work: np.ndarray,
 ) -> float:
     """D7: the better take the bag may bring (over the evaluator's fills of the empty
@@ -682,11 +725,31 @@ def _replenish_score(
 
 @njit(cache=True)
 def _main_scores(
-    mask: np.ndarray, out: np.ndarray, board: np.ndarray, bag: np.ndarray, t: np.ndarray,
-    b: np.ndarray, cp: np.ndarray, target: int, R: tuple, memo: tuple, r0: float,
-    view: np.ndarray, pyr_view: np.ndarray, npyr: int, gain: np.ndarray, win: np.ndarray,
-    ridx: np.ndarray, threat_v: np.ndarray, threat_w: np.ndarray, res_opt: np.ndarray,
-    res_ok: np.ndarray, give_cost: float, free_priv: int, dev: float, nres: int,
+    mask: np.ndarray,
+    out: np.ndarray,
+    board: np.ndarray,
+    bag: np.ndarray,
+    t: np.ndarray,
+    b: np.ndarray,
+    cp: np.ndarray,
+    target: int,
+    R: tuple,
+    memo: tuple,
+    r0: float,
+    view: np.ndarray,
+    pyr_view: np.ndarray,
+    npyr: int,
+    gain: np.ndarray,
+    win: np.ndarray,
+    ridx: np.ndarray,
+    threat_v: np.ndarray,
+    threat_w: np.ndarray,
+    res_opt: np.ndarray,
+    res_ok: np.ndarray,
+    give_cost: float,
+    free_priv: int,
+    dev: float,
+    nres: int,
 ) -> None:
     """Scores of the main phase (D6-D10, D12): privileges, replenish, takes, gold for a
     reserve, buys. ``t``/``b``/``cp``: the seat's tokens, bonuses, colour points; ``view``
@@ -798,18 +861,37 @@ def _main_scores(
         if not has_mand:
             out[da.REPLENISH] = 10.0  # D12: nothing else can be done
         else:
-            out[da.REPLENISH] = _replenish_score(board, bag, best_mand, give_cost, nres, t, R,
-                                                 memo, r0, table, done, work)
+            out[da.REPLENISH] = _replenish_score(
+                board, bag, best_mand, give_cost, nres, t, R, memo, r0, table, done, work
+            )
     if mask[da.PASS]:
         out[da.PASS] = 0.0
 
 
 @njit(cache=True)
 def _phase_scores(
-    s, mask: np.ndarray, out: np.ndarray, t: np.ndarray, b: np.ndarray, cp: np.ndarray,
-    P: int, C: int, target: int, R: tuple, memo: tuple, r0: float, t_opp: np.ndarray,
-    b_opp: np.ndarray, priv_opp: int, R_opp: tuple, view_opp: np.ndarray, nv_opp: int,
-    win_opp: np.ndarray, ridx_opp: np.ndarray, bc: np.ndarray, res_opt: np.ndarray,
+    s,
+    mask: np.ndarray,
+    out: np.ndarray,
+    t: np.ndarray,
+    b: np.ndarray,
+    cp: np.ndarray,
+    P: int,
+    C: int,
+    target: int,
+    R: tuple,
+    memo: tuple,
+    r0: float,
+    t_opp: np.ndarray,
+    b_opp: np.ndarray,
+    priv_opp: int,
+    R_opp: tuple,
+    view_opp: np.ndarray,
+    nv_opp: int,
+    win_opp: np.ndarray,
+    ridx_opp: np.ndarray,
+    bc: np.ndarray,
+    res_opt: np.ndarray,
     can_steal: bool,
 ) -> None:
     """Scores of the decisions outside the main phase: reserve (D9), payment (D10), joker
@@ -857,9 +939,9 @@ def _phase_scores(
         loss = _values(R_opp, t_opp, -1, 0, -1) - _values(R_opp, work2, -1, 0, -1)
         sc += 0.5 * loss
         # break a win the opponent could buy on its next turn
-        if (_wins_next(view_opp, nv_opp, win_opp, ridx_opp, b_opp, t_opp, priv_opp, bc)
-                and not _wins_next(view_opp, nv_opp, win_opp, ridx_opp, b_opp, work2,
-                                   priv_opp, bc)):
+        if _wins_next(
+            view_opp, nv_opp, win_opp, ridx_opp, b_opp, t_opp, priv_opp, bc
+        ) and not _wins_next(view_opp, nv_opp, win_opp, ridx_opp, b_opp, work2, priv_opp, bc):
             sc += _DENY_WIN
         out[a] = sc
     for a in range(da.ROYAL, da.RETURN_TOKEN):
@@ -988,8 +1070,25 @@ def duel_greedy_scores(arr: np.ndarray, mask: np.ndarray, out: np.ndarray) -> No
     need_m = np.empty((_MAX_VIEW, 6), dtype=np.int64)
     worth_m = np.empty(_MAX_VIEW)
     ridx_m = np.empty(_MAX_VIEW, dtype=np.int64)
-    target_m, _, n_m = _side_model(view_m, nv_m, bm, cpm, Pm, Cm, tm, can_steal_m, roy, n_roy,
-                                   bc, dev, gain_m, win_m, need_m, worth_m, ridx_m)
+    target_m, _, n_m = _side_model(
+        view_m,
+        nv_m,
+        bm,
+        cpm,
+        Pm,
+        Cm,
+        tm,
+        can_steal_m,
+        roy,
+        n_roy,
+        bc,
+        dev,
+        gain_m,
+        win_m,
+        need_m,
+        worth_m,
+        ridx_m,
+    )
     R_m = (need_m, worth_m, n_m, avail)
     memo = (np.full(_MEMO_SIZE, -1, dtype=np.int64), np.empty(_MEMO_SIZE))
     work = np.empty(7, dtype=np.int64)
@@ -1019,8 +1118,25 @@ def duel_greedy_scores(arr: np.ndarray, mask: np.ndarray, out: np.ndarray) -> No
     threat_w = np.zeros(dc.NUM_PYRAMID, dtype=np.bool_)
     n_o = 0
     if need_opp:
-        _, _, n_o = _side_model(view_o, nv_o, bo, cpo, Po, Co, to, can_steal_o, roy, n_roy,
-                                bc, dev, gain_o, win_o, need_o, worth_o, ridx_o)
+        _, _, n_o = _side_model(
+            view_o,
+            nv_o,
+            bo,
+            cpo,
+            Po,
+            Co,
+            to,
+            can_steal_o,
+            roy,
+            n_roy,
+            bc,
+            dev,
+            gain_o,
+            win_o,
+            need_o,
+            worth_o,
+            ridx_o,
+        )
         for i in range(npyr):
             if _can_buy_next(view_o[i], bo, to, priv_o, bc):
                 threat_v[i] = _DENY_WEIGHT * max(gain_o[i], 0.0)
@@ -1058,19 +1174,68 @@ def duel_greedy_scores(arr: np.ndarray, mask: np.ndarray, out: np.ndarray) -> No
     else:
         give_cost = (_PRIVILEGE_GIVE + _PRIVILEGE_KEEP) if priv_m > 0 else 0.0
     if main:
-        _main_scores(mask, out, board, bag, tm, bm, cpm, target_m, R_m, memo, r0, view_m,
-                     pyr_view, npyr, gain_m, win_m, ridx_m, threat_v, threat_w, res_opt,
-                     res_ok, give_cost, free_priv, dev, nres_m)
+        _main_scores(
+            mask,
+            out,
+            board,
+            bag,
+            tm,
+            bm,
+            cpm,
+            target_m,
+            R_m,
+            memo,
+            r0,
+            view_m,
+            pyr_view,
+            npyr,
+            gain_m,
+            win_m,
+            ridx_m,
+            threat_v,
+            threat_w,
+            res_opt,
+            res_ok,
+            give_cost,
+            free_priv,
+            dev,
+            nres_m,
+        )
     else:
-        _phase_scores(s, mask, out, tm, bm, cpm, Pm, Cm, target_m, R_m, memo, r0, to, bo,
-                      priv_o, R_o, view_o, nv_o, win_o, ridx_o, bc, res_opt, can_steal_m)
+        _phase_scores(
+            s,
+            mask,
+            out,
+            tm,
+            bm,
+            cpm,
+            Pm,
+            Cm,
+            target_m,
+            R_m,
+            memo,
+            r0,
+            to,
+            bo,
+            priv_o,
+            R_o,
+            view_o,
+            nv_o,
+            win_o,
+            ridx_o,
+            bc,
+            res_opt,
+            can_steal_m,
+        )
 
 
 # --------------------------------------------------------------------------- policy
 
 
 @njit(cache=True)
-def duel_greedy_policy(arr: np.ndarray, mask: np.ndarray, n_legal: int, heuristic: bool, rng: np.ndarray) -> int:
+def duel_greedy_policy(
+    arr: np.ndarray, mask: np.ndarray, n_legal: int, heuristic: bool, rng: np.ndarray
+) -> int:
     """Playout policy of Splendor Duel with the signature of
     :func:`splendor.bots.playout.duel_policy` (``heuristic`` is ignored): with
     ``n_legal == 1`` or with probability :data:`EXPLORE_IN_16`/16 a uniformly random legal

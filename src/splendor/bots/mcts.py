@@ -42,12 +42,28 @@ class _Kernel:
 
 _KERNELS = {
     classic_state.Observation: _Kernel(
-        search.search_classic, search.search_classic_greedy, classic_state.STATE_DTYPE,
-        CLASSIC_ACTIONS, 4, classic_state.Action, "greedy", 0, 0.4, 0.0,
+        search.search_classic,
+        search.search_classic_greedy,
+        classic_state.STATE_DTYPE,
+        CLASSIC_ACTIONS,
+        4,
+        classic_state.Action,
+        "greedy",
+        0,
+        0.4,
+        0.0,
     ),
     duel_state.Observation: _Kernel(
-        search.search_duel, search.search_duel_greedy, duel_state.STATE_DTYPE,
-        DUEL_ACTIONS, 2, duel_state.Action, "heuristic", 16, 0.7, 0.0,
+        search.search_duel,
+        search.search_duel_greedy,
+        duel_state.STATE_DTYPE,
+        DUEL_ACTIONS,
+        2,
+        duel_state.Action,
+        "heuristic",
+        16,
+        0.7,
+        0.0,
     ),
 }
 
@@ -135,14 +151,19 @@ class MCTSBot:
             raise ValueError(f"exploration must be 0 or more, got {exploration}")
         self.exploration = None if exploration is None else float(exploration)
         if max_playout is not None and max_playout < 0:
-            raise ValueError(f"max_playout must be 0 (play to the end) or positive, got {max_playout}")
+            raise ValueError(
+                f"max_playout must be 0 (play to the end) or positive, got {max_playout}"
+            )
         self.max_playout = max_playout
         self.early_stop = bool(early_stop)
         if margin is not None and not 0.0 <= margin <= 1.0:
             raise ValueError(f"margin must be in [0, 1], got {margin}")
         self.margin = None if margin is None else float(margin)
         self._rng = np.zeros(1, dtype=np.uint64)
-        seed_rng(self._rng, int(np.random.SeedSequence(seed).generate_state(1)[0]) if seed is None else int(seed))
+        seed_rng(
+            self._rng,
+            int(np.random.SeedSequence(seed).generate_state(1)[0]) if seed is None else int(seed),
+        )
         self.last: SearchStats | None = None
 
     def choose(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
@@ -172,7 +193,9 @@ class MCTSBot:
         )
         return by_id[best[0]] if best is not None else legal_actions[0]
 
-    def search(self, observation: Any, kernel: _Kernel | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def search(
+        self, observation: Any, kernel: _Kernel | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Run one search from ``observation`` and return the tree ``(links, stats)``
         (see :func:`splendor.bots.search.new_tree`); :attr:`last` describes it.
 
@@ -210,8 +233,19 @@ class MCTSBot:
             if want <= 0:
                 break
             n = run(
-                obs, work, mask, reward, links, stats, size, want, exploration,
-                depth, heuristic, margin, self._rng,
+                obs,
+                work,
+                mask,
+                reward,
+                links,
+                stats,
+                size,
+                want,
+                exploration,
+                depth,
+                heuristic,
+                margin,
+                self._rng,
             )
             if n < 0:
                 raise ValueError("inconsistent observation: it cannot be determinized")

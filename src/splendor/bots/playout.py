@@ -94,7 +94,9 @@ def _best_in(mask: np.ndarray, lo: int, hi: int, score: np.ndarray, rng: np.ndar
 
 
 @njit(cache=True)
-def classic_policy(arr: np.ndarray, mask: np.ndarray, n_legal: int, heuristic: bool, rng: np.ndarray) -> int:
+def classic_policy(
+    arr: np.ndarray, mask: np.ndarray, n_legal: int, heuristic: bool, rng: np.ndarray
+) -> int:
     """Playout policy of classic Splendor (see the module docstring)."""
     if not heuristic or n_legal == 1 or rng_below(rng, 8) < EXPLORE_IN_8:
         return random_legal(mask, n_legal, rng)
@@ -120,7 +122,9 @@ def classic_policy(arr: np.ndarray, mask: np.ndarray, n_legal: int, heuristic: b
     best_value = -1.0
     for i in range(n_buy):
         a = ca.BUY_FACEUP + i
-        card = s.faceup[i // 4, i % 4] if a < ca.BUY_RESERVED else s.reserved[p, a - ca.BUY_RESERVED]
+        card = (
+            s.faceup[i // 4, i % 4] if a < ca.BUY_RESERVED else s.reserved[p, a - ca.BUY_RESERVED]
+        )
         if card < 0:
             continue
         missing = 0
@@ -144,8 +148,11 @@ def classic_policy(arr: np.ndarray, mask: np.ndarray, n_legal: int, heuristic: b
     a = _best_in(mask, ca.TAKE3, ca.TAKE2_DIFF, score3, rng)
     if a >= 0:
         return a
-    for lo, hi in ((ca.TAKE2_SAME, ca.RESERVE_FACEUP),
-                   (ca.TAKE2_DIFF, ca.TAKE1), (ca.TAKE1, ca.TAKE2_SAME)):
+    for lo, hi in (
+        (ca.TAKE2_SAME, ca.RESERVE_FACEUP),
+        (ca.TAKE2_DIFF, ca.TAKE1),
+        (ca.TAKE1, ca.TAKE2_SAME),
+    ):
         a = _random_in(mask, lo, hi, rng)
         if a >= 0:
             return a
@@ -153,7 +160,9 @@ def classic_policy(arr: np.ndarray, mask: np.ndarray, n_legal: int, heuristic: b
 
 
 @njit(cache=True)
-def duel_policy(arr: np.ndarray, mask: np.ndarray, n_legal: int, heuristic: bool, rng: np.ndarray) -> int:
+def duel_policy(
+    arr: np.ndarray, mask: np.ndarray, n_legal: int, heuristic: bool, rng: np.ndarray
+) -> int:
     """Playout policy of Splendor Duel (see the module docstring)."""
     if not heuristic or n_legal == 1 or rng_below(rng, 8) < EXPLORE_IN_8:
         return random_legal(mask, n_legal, rng)

@@ -44,7 +44,10 @@ from . import greedy_duel_compiled as _greedy_duel_compiled
 from . import playout as _playout
 
 refresh_numba_cache(
-    __file__, *ENGINE_SOURCES, _playout.__file__, _greedy_compiled.__file__,
+    __file__,
+    *ENGINE_SOURCES,
+    _playout.__file__,
+    _greedy_compiled.__file__,
     _greedy_duel_compiled.__file__,
 )
 
@@ -137,8 +140,25 @@ def _select_or_expand(links, stats, size, node, mask, n_legal, c, rng):
 
 @njit(cache=True)
 def _iterate(
-    obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin,
-    rng, legal_mask, apply, determinize_into, rewards, policy, evaluate,
+    obs,
+    work,
+    mask,
+    reward,
+    links,
+    stats,
+    size,
+    iterations,
+    c,
+    max_playout,
+    heuristic,
+    margin,
+    rng,
+    legal_mask,
+    apply,
+    determinize_into,
+    rewards,
+    policy,
+    evaluate,
 ):
     """Run ``iterations`` ISMCTS iterations from observation ``obs`` (see the module
     docstring); ``work`` is a state array used as the determinization. Returns the number
@@ -206,9 +226,25 @@ def search_classic(
 ):
     """:func:`_iterate` for classic Splendor (state arrays of classic ``STATE_DTYPE``)."""
     return _iterate(
-        obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin,
-        rng, classic_rules.legal_mask, classic_rules.apply, classic_rules.determinize_into,
-        classic_rules.rewards, _playout.classic_policy, _playout.classic_evaluate,
+        obs,
+        work,
+        mask,
+        reward,
+        links,
+        stats,
+        size,
+        iterations,
+        c,
+        max_playout,
+        heuristic,
+        margin,
+        rng,
+        classic_rules.legal_mask,
+        classic_rules.apply,
+        classic_rules.determinize_into,
+        classic_rules.rewards,
+        _playout.classic_policy,
+        _playout.classic_evaluate,
     )
 
 
@@ -219,9 +255,25 @@ def search_classic_greedy(
     """:func:`_iterate` for classic Splendor with greedy playouts
     (:func:`splendor.bots.greedy_compiled.classic_greedy_policy`)."""
     return _iterate(
-        obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin,
-        rng, classic_rules.legal_mask, classic_rules.apply, classic_rules.determinize_into,
-        classic_rules.rewards, _greedy_compiled.classic_greedy_policy, _playout.classic_evaluate,
+        obs,
+        work,
+        mask,
+        reward,
+        links,
+        stats,
+        size,
+        iterations,
+        c,
+        max_playout,
+        heuristic,
+        margin,
+        rng,
+        classic_rules.legal_mask,
+        classic_rules.apply,
+        classic_rules.determinize_into,
+        classic_rules.rewards,
+        _greedy_compiled.classic_greedy_policy,
+        _playout.classic_evaluate,
     )
 
 
@@ -231,9 +283,25 @@ def search_duel(
 ):
     """:func:`_iterate` for Splendor Duel (state arrays of duel ``STATE_DTYPE``)."""
     return _iterate(
-        obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin,
-        rng, duel_rules.legal_mask, duel_rules.apply, duel_rules.determinize_into,
-        duel_rules.rewards, _playout.duel_policy, _playout.duel_evaluate,
+        obs,
+        work,
+        mask,
+        reward,
+        links,
+        stats,
+        size,
+        iterations,
+        c,
+        max_playout,
+        heuristic,
+        margin,
+        rng,
+        duel_rules.legal_mask,
+        duel_rules.apply,
+        duel_rules.determinize_into,
+        duel_rules.rewards,
+        _playout.duel_policy,
+        _playout.duel_evaluate,
     )
 
 
@@ -244,9 +312,25 @@ def search_duel_greedy(
     """:func:`_iterate` for Splendor Duel with greedy playouts
     (:func:`splendor.bots.greedy_duel_compiled.duel_greedy_policy`)."""
     return _iterate(
-        obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin,
-        rng, duel_rules.legal_mask, duel_rules.apply, duel_rules.determinize_into,
-        duel_rules.rewards, _greedy_duel_compiled.duel_greedy_policy, _playout.duel_evaluate,
+        obs,
+        work,
+        mask,
+        reward,
+        links,
+        stats,
+        size,
+        iterations,
+        c,
+        max_playout,
+        heuristic,
+        margin,
+        rng,
+        duel_rules.legal_mask,
+        duel_rules.apply,
+        duel_rules.determinize_into,
+        duel_rules.rewards,
+        _greedy_duel_compiled.duel_greedy_policy,
+        _playout.duel_evaluate,
     )
 
 

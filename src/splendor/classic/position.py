@@ -97,7 +97,9 @@ def check_invariants(a: np.ndarray) -> list[str]:
     s = a[0]
     n = int(s["num_players"])
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        return range_problems("num_players", n, MIN_PLAYERS, MAX_PLAYERS, "the player count is", "C1")
+        return range_problems(
+            "num_players", n, MIN_PLAYERS, MAX_PLAYERS, "the player count is", "C1"
+        )
     out = _field_ranges(s, n)
     if out:
         return out
@@ -141,8 +143,14 @@ def _field_ranges(s: np.void, n: int) -> list[str]:
     r = range_problems
     out: list[str] = []
     out += r("observer", s["observer"], -1, -1, "a full state's observer is", "C16")
-    out += r("phase", s["phase"], 0, len(PHASES) - 1,
-             "the phase (main, payment, return tokens, choose noble, game over) is", "C6-C17")
+    out += r(
+        "phase",
+        s["phase"],
+        0,
+        len(PHASES) - 1,
+        "the phase (main, payment, return tokens, choose noble, game over) is",
+        "C6-C17",
+    )
     out += r("current", s["current"], 0, n - 1, "the seat to play is", "C5", also=(-1,))
     out += r("final_round", s["final_round"], 0, 1, "final_round is", "C14")
     out += r("pass_streak", s["pass_streak"], 0, n, f"with {n} players, pass_streak is", "C17")
@@ -157,33 +165,91 @@ def _field_ranges(s: np.void, n: int) -> list[str]:
     out += r("points", s["points"][:n], 0, 10 * NUM_CARDS, "a score is", "C9, C12")
     out += r("points", s["points"][n:], 0, 0, "a seat not in the game scores", "C9, C12", start=n)
     dl = s["deck_len"]
-    bad_len = r("deck_len", dl, 0, LEVEL_SIZE, "a deck length (40, 30, 20 cards by level) is", "C2, C4")
+    bad_len = r(
+        "deck_len", dl, 0, LEVEL_SIZE, "a deck length (40, 30, 20 cards by level) is", "C2, C4"
+    )
     out += bad_len
     if not bad_len:
         inside = _DECK_INDEX < dl.astype(np.int64)[:, None]
-        out += r("decks", s["decks"], np.where(inside, _LEVEL_LO, -1), np.where(inside, _LEVEL_HI, -1),
-                 "a deck entry (a card of the deck's level up to deck_len, then -1) is", "C2")
-    out += r("faceup", s["faceup"], _LEVEL_LO, _LEVEL_HI,
-             "a face-up card (of the row's level) is", "C4, C10", also=(-1,))
-    out += r("nobles", s["nobles"], 0, np.where(_NOBLE_SLOT <= n, NUM_NOBLES - 1, -1),
-             f"a noble id ({n + 1} nobles dealt) is", "C3", also=(-1,))
+        out += r(
+            "decks",
+            s["decks"],
+            np.where(inside, _LEVEL_LO, -1),
+            np.where(inside, _LEVEL_HI, -1),
+            "a deck entry (a card of the deck's level up to deck_len, then -1) is",
+            "C2",
+        )
+    out += r(
+        "faceup",
+        s["faceup"],
+        _LEVEL_LO,
+        _LEVEL_HI,
+        "a face-up card (of the row's level) is",
+        "C4, C10",
+        also=(-1,),
+    )
+    out += r(
+        "nobles",
+        s["nobles"],
+        0,
+        np.where(_NOBLE_SLOT <= n, NUM_NOBLES - 1, -1),
+        f"a noble id ({n + 1} nobles dealt) is",
+        "C3",
+        also=(-1,),
+    )
     nr = s["num_reserved"]
-    bad_count = r("num_reserved", nr, 0, np.where(_SEAT < n, MAX_RESERVED, 0),
-                  "a seat's reserved card count is", "C8")
+    bad_count = r(
+        "num_reserved",
+        nr,
+        0,
+        np.where(_SEAT < n, MAX_RESERVED, 0),
+        "a seat's reserved card count is",
+        "C8",
+    )
     out += bad_count
     if not bad_count:
         held = _RESERVED_SLOT < nr.astype(np.int64)[:, None]
-        out += r("reserved", s["reserved"], np.where(held, 0, -1), np.where(held, NUM_CARDS - 1, -1),
-                 "a reserved slot (a card up to num_reserved, else -1) is", "C8")
-        out += r("reserved_level", s["reserved_level"], np.where(held, 1, 0), np.where(held, NUM_LEVELS, 0),
-                 "a reserved card's level (0 past num_reserved) is", "C8")
-        out += r("reserved_blind", s["reserved_blind"], 0, np.where(held, 1, 0),
-                 "a reserved card's blind flag (0 past num_reserved) is", "C8")
-    out += r("purchased_by", s["purchased_by"], 0, n - 1, "a card's buyer is a seat", "C9", also=(-1,))
-    out += r("noble_owner", s["noble_owner"], 0, n - 1, "a noble's owner is a seat", "C12", also=(-1,))
-    out += r("pay_card", s["pay_card"], 0, NUM_CARDS - 1, "the card being paid for is", "C9", also=(-1,))
-    out += r("pay_src", s["pay_src"], 0, NUM_PAY_SOURCES - 1,
-             "the payment's source (0-11 face-up, 12-14 own reserved) is", "C9")
+        out += r(
+            "reserved",
+            s["reserved"],
+            np.where(held, 0, -1),
+            np.where(held, NUM_CARDS - 1, -1),
+            "a reserved slot (a card up to num_reserved, else -1) is",
+            "C8",
+        )
+        out += r(
+            "reserved_level",
+            s["reserved_level"],
+            np.where(held, 1, 0),
+            np.where(held, NUM_LEVELS, 0),
+            "a reserved card's level (0 past num_reserved) is",
+            "C8",
+        )
+        out += r(
+            "reserved_blind",
+            s["reserved_blind"],
+            0,
+            np.where(held, 1, 0),
+            "a reserved card's blind flag (0 past num_reserved) is",
+            "C8",
+        )
+    out += r(
+        "purchased_by", s["purchased_by"], 0, n - 1, "a card's buyer is a seat", "C9", also=(-1,)
+    )
+    out += r(
+        "noble_owner", s["noble_owner"], 0, n - 1, "a noble's owner is a seat", "C12", also=(-1,)
+    )
+    out += r(
+        "pay_card", s["pay_card"], 0, NUM_CARDS - 1, "the card being paid for is", "C9", also=(-1,)
+    )
+    out += r(
+        "pay_src",
+        s["pay_src"],
+        0,
+        NUM_PAY_SOURCES - 1,
+        "the payment's source (0-11 face-up, 12-14 own reserved) is",
+        "C9",
+    )
     out += r("pay_need", s["pay_need"], 0, _MAX_COST, "a count of tokens still owed is", "C9")
     out += r("pay_gold", s["pay_gold"], 0, rules.GOLD_TOKENS, "the gold committed is", "C9")
     return out
@@ -311,9 +377,13 @@ def _phase(s: np.void, n: int) -> list[str]:
     name = f"phase={phase} ({PHASES[phase]})"
     if phase == rules.PH_OVER:
         if cur != -1:
-            out.append(f"current={cur} but {name}: a finished game has no current player (C14, C17)")
+            out.append(
+                f"current={cur} but {name}: a finished game has no current player (C14, C17)"
+            )
         if end == rules.END_NONE:
-            out.append(f"end_reason=0 but {name}: a game ends on points (1) or stalled (2) (C14, C17)")
+            out.append(
+                f"end_reason=0 but {name}: a game ends on points (1) or stalled (2) (C14, C17)"
+            )
         elif end == rules.END_STALL and streak != n:
             out.append(
                 f"end_reason=2 (stall) but pass_streak={streak}: a stalled game ends when all "
@@ -331,7 +401,9 @@ def _phase(s: np.void, n: int) -> list[str]:
         if cur == -1:
             out.append(f"current=-1 but {name}: a game in progress has a seat to play (C5)")
         if end != rules.END_NONE:
-            out.append(f"end_reason={end} but {name}: end_reason is 0 while the game goes on (C14, C17)")
+            out.append(
+                f"end_reason={end} but {name}: end_reason is 0 while the game goes on (C14, C17)"
+            )
         top = n if phase == rules.PH_NOBLE else (n - 1 if phase == rules.PH_MAIN else 0)
         if streak > top:
             why = (
@@ -436,7 +508,9 @@ def _history(s: np.void, n: int) -> list[str]:
         out.append("final_round=1 but no seat has 15 points (C14)")
     elif not over:
         if cur == 0:
-            out.append("final_round=1 with seat 0 to play: the game ends when the round is complete (C14)")
+            out.append(
+                "final_round=1 with seat 0 to play: the game ends when the round is complete (C14)"
+            )
         late = [p for p in range(max(cur, 0), n) if points[p] >= win and p != mid_turn_scorer]
         if late:
             out.append(

@@ -657,9 +657,19 @@ def determinize_into(obs: np.ndarray, out: np.ndarray, rng: np.ndarray) -> int:
             if s.faceup[lvl, k] >= 0:
                 seen[s.faceup[lvl, k]] = True
     r = redeal_hidden(
-        seen, CARD_LEVEL, s.decks, s.deck_len, s.reserved, s.reserved_level,
-        s.num_reserved, s.num_players, s.pay_card, s.pay_src,
-        s.current, BUY_RESERVED - BUY_FACEUP, rng,
+        seen,
+        CARD_LEVEL,
+        s.decks,
+        s.deck_len,
+        s.reserved,
+        s.reserved_level,
+        s.num_reserved,
+        s.num_players,
+        s.pay_card,
+        s.pay_src,
+        s.current,
+        BUY_RESERVED - BUY_FACEUP,
+        rng,
     )
     s.observer = -1
     s.rng[0] = rng_next(rng)

@@ -74,7 +74,6 @@ PHASE_NAMES = PHASES
 """Name of each decision phase (``rules.PH_*``)."""
 
 
-
 @dataclass(frozen=True)
 class PlayerView:
     """One seat's holdings as anybody may see them (C16).
@@ -218,7 +217,9 @@ class _View:
         reserved: list[Card | HiddenCard] = []
         for k in range(int(s["num_reserved"][seat])):
             cid = int(s["reserved"][seat, k])
-            reserved.append(CARDS[cid] if cid >= 0 else HiddenCard(int(s["reserved_level"][seat, k])))
+            reserved.append(
+                CARDS[cid] if cid >= 0 else HiddenCard(int(s["reserved_level"][seat, k]))
+            )
         return PlayerView(
             seat=seat,
             tokens=tuple(int(x) for x in s["tokens"][seat]),
@@ -428,7 +429,10 @@ def new_game(num_players: int = 2, seed: int | None = None) -> State:
     Raises:
         ValueError: ``num_players`` is not 2, 3 or 4, or ``seed`` is out of range.
     """
-    if not isinstance(num_players, (int, np.integer)) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+    if (
+        not isinstance(num_players, (int, np.integer))
+        or not MIN_PLAYERS <= num_players <= MAX_PLAYERS
+    ):
         raise ValueError(f"Splendor is for 2 to 4 players, got {num_players!r}")
     seed = check_seed(seed)
     arr = _empty_array()

@@ -840,9 +840,19 @@ def determinize_into(obs: np.ndarray, out: np.ndarray, rng: np.ndarray) -> int:
         if s.pyramid[k] >= 0:
             seen[s.pyramid[k]] = True
     r = redeal_hidden(
-        seen, CARD_LEVEL, s.decks, s.deck_len, s.reserved, s.reserved_level,
-        s.num_reserved, 2, s.pay_card, s.pay_src,
-        s.current, NUM_PYRAMID, rng,
+        seen,
+        CARD_LEVEL,
+        s.decks,
+        s.deck_len,
+        s.reserved,
+        s.reserved_level,
+        s.num_reserved,
+        2,
+        s.pay_card,
+        s.pay_src,
+        s.current,
+        NUM_PYRAMID,
+        rng,
     )
     s.observer = -1
     s.rng[0] = rng_next(rng)

@@ -293,7 +293,9 @@ class _View:
         reserved: list[Card | HiddenCard] = []
         for k in range(nr):
             cid = int(s["reserved"][seat, k])
-            reserved.append(CARDS[cid] if cid >= 0 else HiddenCard(int(s["reserved_level"][seat, k])))
+            reserved.append(
+                CARDS[cid] if cid >= 0 else HiddenCard(int(s["reserved_level"][seat, k]))
+            )
         mine = np.flatnonzero(s["card_owner"] == seat)
         return PlayerView(
             seat=seat,
@@ -459,7 +461,9 @@ class State(_View, ArrayPosition):
                 ``corrupt position: `` and each problem, naming the field and the rule
                 (``turn=-3: the turn is 0..turn_cap=100 (D25)``).
         """
-        arr = _array_from_dict(data, STATE_DTYPE, POSITION_FORMAT, POSITION_VERSION, "Splendor Duel")
+        arr = _array_from_dict(
+            data, STATE_DTYPE, POSITION_FORMAT, POSITION_VERSION, "Splendor Duel"
+        )
         check_integer_fields(data, STATE_DTYPE)  # no 1.5, true or "7" read as integers
         problems = check_invariants(arr)
         if problems:
@@ -504,7 +508,9 @@ class Observation(_View):
         )
 
 
-def new_game(num_players: int = 2, seed: int | None = None, *, turn_cap: int | None = None) -> State:
+def new_game(
+    num_players: int = 2, seed: int | None = None, *, turn_cap: int | None = None
+) -> State:
     """Deal a new game of Splendor Duel (D1-D5).
 
     Args:
@@ -521,7 +527,9 @@ def new_game(num_players: int = 2, seed: int | None = None, *, turn_cap: int | N
         raise ValueError(f"Splendor Duel is for 2 players, got {num_players!r}")
     seed = check_seed(seed)
     if turn_cap is not None and (
-        isinstance(turn_cap, bool) or not isinstance(turn_cap, (int, np.integer)) or not 1 <= turn_cap < 2**31
+        isinstance(turn_cap, bool)
+        or not isinstance(turn_cap, (int, np.integer))
+        or not 1 <= turn_cap < 2**31
     ):
         raise ValueError(f"turn_cap must be a positive integer or None, got {turn_cap!r}")
     arr = _empty_array()
@@ -595,7 +603,9 @@ def check_invariants(a: np.ndarray) -> list[str]:
     return position_problems(a)
 
 
-def replay(seed: int, actions: Iterable[Action | int | str], *, turn_cap: int | None = None) -> State:
+def replay(
+    seed: int, actions: Iterable[Action | int | str], *, turn_cap: int | None = None
+) -> State:
     """Deal ``new_game(2, seed, turn_cap=turn_cap)`` and apply ``actions`` in order (D24).
 
     Raises:

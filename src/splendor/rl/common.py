@@ -103,7 +103,9 @@ def check_action(state: Any, action: Any) -> int:
     if not 0 <= a < n:
         raise ValueError(f"action id {a} is out of range 0..{n - 1}")
     if state.is_terminal:
-        raise ValueError(f"action {a} ({state.describe(a)}) after the end of the game; call reset()")
+        raise ValueError(
+            f"action {a} ({state.describe(a)}) after the end of the game; call reset()"
+        )
     mask = state.legal_mask()
     if not mask[a]:
         legal = [f"{i} ({state.describe(int(i))})" for i in np.flatnonzero(mask)]

@@ -154,37 +154,113 @@ def _spec_classic(n: int) -> list[tuple[str, tuple[int, ...], str, str, str, flo
     card_hi = 7.0  # the largest cost or point value on a card
     return [
         ("seat", (n,), "one-hot", "absolute seat of the observer (seat 0 plays first)", "C5", 1),
-        ("current", (n,), "one-hot",
-         "seat to decide, relative to the observer (index 0 = the observer); all 0 once over", "C5", 1),
-        ("phase", (len(cstate.PHASE_NAMES),), "one-hot",
-         "decision owed: main, payment, return tokens, choose noble, game over", "C6-C12", 1),
-        ("final_round", (1,), "binary", "1 once a player reached 15 points: the round is completed", "C14", 1),
+        (
+            "current",
+            (n,),
+            "one-hot",
+            "seat to decide, relative to the observer (index 0 = the observer); all 0 once over",
+            "C5",
+            1,
+        ),
+        (
+            "phase",
+            (len(cstate.PHASE_NAMES),),
+            "one-hot",
+            "decision owed: main, payment, return tokens, choose noble, game over",
+            "C6-C12",
+            1,
+        ),
+        (
+            "final_round",
+            (1,),
+            "binary",
+            "1 once a player reached 15 points: the round is completed",
+            "C14",
+            1,
+        ),
         ("pass_streak", (1,), "count", "consecutive passes so far", "C17", n),
         ("turn", (1,), "count", "completed turns (all seats together)", "C14", np.inf),
         ("supply", (6,), "count", "tokens in the supply: W U G R K gold", "C1", 7),
         ("deck_sizes", (3,), "count", "cards left in the level 1, 2, 3 decks", "C4, C10", 40),
-        ("faceup", (3, 4, nc), "features",
-         "face-up cards [level-1][slot-1], card features " + " ".join(C_CARD_FEATURES), "C4, C10",
-         card_hi),
-        ("nobles", (ccards.MAX_NOBLES_SHOWN, len(C_NOBLE_FEATURES)), "features",
-         "noble row slot by slot: " + " ".join(C_NOBLE_FEATURES), "C3, C12", 4),
+        (
+            "faceup",
+            (3, 4, nc),
+            "features",
+            "face-up cards [level-1][slot-1], card features " + " ".join(C_CARD_FEATURES),
+            "C4, C10",
+            card_hi,
+        ),
+        (
+            "nobles",
+            (ccards.MAX_NOBLES_SHOWN, len(C_NOBLE_FEATURES)),
+            "features",
+            "noble row slot by slot: " + " ".join(C_NOBLE_FEATURES),
+            "C3, C12",
+            4,
+        ),
         ("players.tokens", (n, 6), "count", "tokens held per seat: W U G R K gold", "C11", 7),
-        ("players.bonuses", (n, 5), "count", "bonuses (bought cards) per seat: W U G R K", "C9", 30),
-        ("players.points", (n,), "count", "prestige points per seat (cards and nobles)", "C14", 200),
-        ("players.cards", (n,), "count", "development cards bought per seat (C15 tie-break)", "C15", 90),
+        (
+            "players.bonuses",
+            (n, 5),
+            "count",
+            "bonuses (bought cards) per seat: W U G R K",
+            "C9",
+            30,
+        ),
+        (
+            "players.points",
+            (n,),
+            "count",
+            "prestige points per seat (cards and nobles)",
+            "C14",
+            200,
+        ),
+        (
+            "players.cards",
+            (n,),
+            "count",
+            "development cards bought per seat (C15 tie-break)",
+            "C15",
+            90,
+        ),
         ("players.nobles", (n,), "count", "nobles that visited each seat", "C12", 5),
         ("players.num_reserved", (n,), "count", "reserved cards held per seat", "C8", 3),
-        ("players.reserved", (n, ccards.MAX_RESERVED, len(C_RESERVED_FEATURES)), "features",
-         "reserved cards per seat and slot: " + " ".join(C_RESERVED_FEATURES)
-         + " (another seat's blind reserve: present, level, hidden only)", "C8, C16", card_hi),
-        ("payment.card", (nc,), "features", "card being paid for during a chosen payment", "C9", card_hi),
-        ("payment.source", (15,), "one-hot",
-         "where it comes from: face-up slot (level-1)*4+(slot-1), or 12+k for own reserved slot k",
-         "C9", 1),
+        (
+            "players.reserved",
+            (n, ccards.MAX_RESERVED, len(C_RESERVED_FEATURES)),
+            "features",
+            "reserved cards per seat and slot: "
+            + " ".join(C_RESERVED_FEATURES)
+            + " (another seat's blind reserve: present, level, hidden only)",
+            "C8, C16",
+            card_hi,
+        ),
+        (
+            "payment.card",
+            (nc,),
+            "features",
+            "card being paid for during a chosen payment",
+            "C9",
+            card_hi,
+        ),
+        (
+            "payment.source",
+            (15,),
+            "one-hot",
+            "where it comes from: face-up slot (level-1)*4+(slot-1), or 12+k for own reserved slot k",
+            "C9",
+            1,
+        ),
         ("payment.need", (5,), "count", "coloured tokens still owed: W U G R K", "C9", 7),
         ("payment.gold", (1,), "count", "gold committed so far", "C9", 5),
-        ("return.excess", (1,), "count",
-         "tokens the current player must still return (held above 10) in the return phase", "C11", 3),
+        (
+            "return.excess",
+            (1,),
+            "count",
+            "tokens the current player must still return (held above 10) in the return phase",
+            "C11",
+            3,
+        ),
     ]
 
 
@@ -193,49 +269,158 @@ def _spec_duel() -> list[tuple[str, tuple[int, ...], str, str, str, float]]:
     card_hi = 8.0
     return [
         ("seat", (2,), "one-hot", "absolute seat of the observer (seat 0 plays first)", "D5", 1),
-        ("current", (2,), "one-hot",
-         "seat to decide, relative to the observer (index 0 = the observer); all 0 once over", "D5", 1),
-        ("phase", (len(dstate.PHASE_NAMES),), "one-hot",
-         "decision owed: main, reserve, payment, joker, token, steal, royal, return tokens, game over",
-         "D6-D20", 1),
+        (
+            "current",
+            (2,),
+            "one-hot",
+            "seat to decide, relative to the observer (index 0 = the observer); all 0 once over",
+            "D5",
+            1,
+        ),
+        (
+            "phase",
+            (len(dstate.PHASE_NAMES),),
+            "one-hot",
+            "decision owed: main, reserve, payment, joker, token, steal, royal, return tokens, game over",
+            "D6-D20",
+            1,
+        ),
         ("turn", (1,), "count", "completed turns (extra turns included)", "D13", np.inf),
         ("turn_cap", (1,), "binary", "1 when the host set a turn cap", "D25", 1),
-        ("turns_left", (1,), "count", "turns left before the cap ends the game with no winner (0 without a cap)",
-         "D25", np.inf),
+        (
+            "turns_left",
+            (1,),
+            "count",
+            "turns left before the cap ends the game with no winner (0 without a cap)",
+            "D25",
+            np.inf,
+        ),
         ("replenished", (1,), "binary", "1 once the board was replenished this turn", "D6, D7", 1),
-        ("extra_turn", (1,), "binary", "1 when the current player plays again after this turn", "D13", 1),
-        ("board", (25, 7), "one-hot",
-         "token on each cell (row*5+col): W U G R K pearl gold; all 0 for an empty cell", "D2, D8", 1),
+        (
+            "extra_turn",
+            (1,),
+            "binary",
+            "1 when the current player plays again after this turn",
+            "D13",
+            1,
+        ),
+        (
+            "board",
+            (25, 7),
+            "one-hot",
+            "token on each cell (row*5+col): W U G R K pearl gold; all 0 for an empty cell",
+            "D2, D8",
+            1,
+        ),
         ("bag", (7,), "count", "tokens in the bag (W U G R K pearl gold)", "D7, D22", 4),
         ("free_privileges", (1,), "count", "privilege scrolls beside the board", "D5, D18", 3),
         ("deck_sizes", (3,), "count", "cards left in the level 1, 2, 3 decks", "D3, D11", 30),
-        ("pyramid", (12, nc), "features",
-         "face-up pyramid (slots 0-4 level 1, 5-8 level 2, 9-11 level 3), card features "
-         + " ".join(D_CARD_FEATURES), "D3, D11", card_hi),
-        ("royals", (dcards.NUM_ROYALS, len(D_ROYAL_FEATURES)), "features",
-         "royal cards by number: " + " ".join(D_ROYAL_FEATURES), "D4, D19", 3),
+        (
+            "pyramid",
+            (12, nc),
+            "features",
+            "face-up pyramid (slots 0-4 level 1, 5-8 level 2, 9-11 level 3), card features "
+            + " ".join(D_CARD_FEATURES),
+            "D3, D11",
+            card_hi,
+        ),
+        (
+            "royals",
+            (dcards.NUM_ROYALS, len(D_ROYAL_FEATURES)),
+            "features",
+            "royal cards by number: " + " ".join(D_ROYAL_FEATURES),
+            "D4, D19",
+            3,
+        ),
         ("players.tokens", (2, 7), "count", "tokens held per seat: W U G R K pearl gold", "D20", 4),
-        ("players.bonuses", (2, 5), "count", "bonuses per seat (jokers in their colour): W U G R K", "D10, D14", 30),
-        ("players.points", (2,), "count", "prestige points per seat (cards and royal cards)", "D21", 200),
+        (
+            "players.bonuses",
+            (2, 5),
+            "count",
+            "bonuses per seat (jokers in their colour): W U G R K",
+            "D10, D14",
+            30,
+        ),
+        (
+            "players.points",
+            (2,),
+            "count",
+            "prestige points per seat (cards and royal cards)",
+            "D21",
+            200,
+        ),
         ("players.crowns", (2,), "count", "crowns on bought cards per seat", "D19, D21", 30),
-        ("players.color_points", (2, 5), "count", "card points per bonus colour per seat", "D21", 100),
+        (
+            "players.color_points",
+            (2, 5),
+            "count",
+            "card points per bonus colour per seat",
+            "D21",
+            100,
+        ),
         ("players.privileges", (2,), "count", "privilege scrolls held per seat", "D6, D18", 3),
-        ("players.royal_claims", (2,), "count", "crown thresholds (3, 6) already used per seat", "D19", 2),
+        (
+            "players.royal_claims",
+            (2,),
+            "count",
+            "crown thresholds (3, 6) already used per seat",
+            "D19",
+            2,
+        ),
         ("players.cards", (2,), "count", "cards bought per seat", "D3", 67),
         ("players.num_reserved", (2,), "count", "reserved cards held per seat", "D9", 3),
-        ("players.reserved", (2, dcards.MAX_RESERVED, len(D_RESERVED_FEATURES)), "features",
-         "reserved cards per seat and slot: " + " ".join(D_RESERVED_FEATURES)
-         + " (the opponent's blind reserve: present, level, hidden only)", "D9, D22", card_hi),
-        ("pending.card", (nc,), "features", "card just bought whose effects are resolving", "D13-D19", card_hi),
-        ("pending.effects", (3,), "binary", "effects of it still to resolve: joker, token, steal",
-         "D14, D15, D17", 1),
-        ("payment.card", (nc,), "features", "card being paid for during a chosen payment", "D10", card_hi),
-        ("payment.source", (15,), "one-hot",
-         "where it comes from: pyramid slot 0-11, or 12+k for own reserved slot k", "D10", 1),
+        (
+            "players.reserved",
+            (2, dcards.MAX_RESERVED, len(D_RESERVED_FEATURES)),
+            "features",
+            "reserved cards per seat and slot: "
+            + " ".join(D_RESERVED_FEATURES)
+            + " (the opponent's blind reserve: present, level, hidden only)",
+            "D9, D22",
+            card_hi,
+        ),
+        (
+            "pending.card",
+            (nc,),
+            "features",
+            "card just bought whose effects are resolving",
+            "D13-D19",
+            card_hi,
+        ),
+        (
+            "pending.effects",
+            (3,),
+            "binary",
+            "effects of it still to resolve: joker, token, steal",
+            "D14, D15, D17",
+            1,
+        ),
+        (
+            "payment.card",
+            (nc,),
+            "features",
+            "card being paid for during a chosen payment",
+            "D10",
+            card_hi,
+        ),
+        (
+            "payment.source",
+            (15,),
+            "one-hot",
+            "where it comes from: pyramid slot 0-11, or 12+k for own reserved slot k",
+            "D10",
+            1,
+        ),
         ("payment.need", (6,), "count", "tokens still owed: W U G R K pearl", "D10", 10),
         ("payment.gold", (1,), "count", "gold committed so far", "D10", 3),
-        ("return.excess", (1,), "count",
-         "tokens the current player must still return (held above 10) in the return phase", "D20", 15),
+        (
+            "return.excess",
+            (1,),
+            "count",
+            "tokens the current player must still return (held above 10) in the return phase",
+            "D20",
+            15,
+        ),
     ]
 
 
@@ -326,7 +511,9 @@ def action_mask(state_or_view: Any) -> np.ndarray:
     """
     fn = getattr(state_or_view, "legal_mask", None)
     if fn is None:
-        raise TypeError(f"action_mask needs a State or an Observation, got {type(state_or_view).__name__}")
+        raise TypeError(
+            f"action_mask needs a State or an Observation, got {type(state_or_view).__name__}"
+        )
     return np.asarray(fn(), dtype=np.int8)
 
 
@@ -373,7 +560,9 @@ def _duel_card_table() -> np.ndarray:
     t[ids, 12] = dcards.CARD_POINTS
     t[ids, 13] = dcards.CARD_CROWNS
     ab = dcards.CARD_ABILITY.astype(np.int64)
-    for k, bit in enumerate((dcards.AB_AGAIN, dcards.AB_TOKEN, dcards.AB_PRIVILEGE, dcards.AB_STEAL, dcards.AB_JOKER)):
+    for k, bit in enumerate(
+        (dcards.AB_AGAIN, dcards.AB_TOKEN, dcards.AB_PRIVILEGE, dcards.AB_STEAL, dcards.AB_JOKER)
+    ):
         t[ids, 14 + k] = (ab & bit) != 0
     t[ids, 19:25] = dcards.CARD_COST
     return _frozen(t)
@@ -424,7 +613,10 @@ _D_FIELDS = (
     "players.reserved", "pending.card", "pending.effects", "payment.card", "payment.source",
     "payment.need", "payment.gold", "return.excess",
 )  # fmt: skip
-if tuple(x[0] for x in _spec_classic(2)) != _C_FIELDS or tuple(x[0] for x in _spec_duel()) != _D_FIELDS:
+if (
+    tuple(x[0] for x in _spec_classic(2)) != _C_FIELDS
+    or tuple(x[0] for x in _spec_duel()) != _D_FIELDS
+):
     raise RuntimeError("encoding: the kernel field order differs from the layout")
 
 
@@ -624,4 +816,6 @@ def observation_tensor(observation: Any) -> np.ndarray:
             "observation_tensor takes an Observation (state.observation(seat)), not a full "
             "State: a State holds hidden information (C16, D22)"
         )
-    raise TypeError(f"observation_tensor takes a classic or duel Observation, got {type(observation).__name__}")
+    raise TypeError(
+        f"observation_tensor takes a classic or duel Observation, got {type(observation).__name__}"
+    )

@@ -85,18 +85,26 @@ class SplendorEnv(gymnasium.Env):
     ) -> None:
         self.game = encoding.game_name(game)
         if illegal_action not in ("raise", "terminate"):
-            raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
+            raise ValueError(
+                f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}"
+            )
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self._ended_illegally = False
         encoding.layout(self.game, num_players)
         self.num_players = int(num_players)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
         self.render_mode = render_mode
         new_state(self.game, self.num_players, 0, turn_cap)  # validates turn_cap
         self.turn_cap = turn_cap
-        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1):
+        if max_turns is not None and (
+            isinstance(max_turns, bool)
+            or not isinstance(max_turns, (int, np.integer))
+            or max_turns < 1
+        ):
             raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
         self.max_turns = max_turns
         self._seat_option = self._check_seat(seat)
@@ -123,7 +131,11 @@ class SplendorEnv(gymnasium.Env):
     def _check_seat(self, seat: int | str) -> int | str:
         if seat == "random":
             return seat
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.num_players:
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, (int, np.integer))
+            or not 0 <= seat < self.num_players
+        ):
             raise ValueError(f"seat must be 0..{self.num_players - 1} or 'random', got {seat!r}")
         return int(seat)
 
@@ -146,7 +158,11 @@ class SplendorEnv(gymnasium.Env):
         super().reset(seed=seed)
         seat_opt = self._check_seat((options or {}).get("seat", self._seat_option))
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(0, MAX_SEED))
-        self.seat = int(self.np_random.integers(self.num_players)) if seat_opt == "random" else int(seat_opt)
+        self.seat = (
+            int(self.np_random.integers(self.num_players))
+            if seat_opt == "random"
+            else int(seat_opt)
+        )
         self._close_bots()
         self._bots = []
         others = iter(self._opponents)
@@ -216,7 +232,9 @@ class SplendorEnv(gymnasium.Env):
 
     def _mask(self) -> np.ndarray:
         st = self.game_state
-        return encoding.action_mask(st) if st.current_player == self.seat else self._zero_mask.copy()
+        return (
+            encoding.action_mask(st) if st.current_player == self.seat else self._zero_mask.copy()
+        )
 
     def _obs(self, mask: np.ndarray | None = None) -> dict[str, np.ndarray]:
         obs = encoding.observation_tensor(self.game_state.observation(self.seat))
@@ -244,7 +262,9 @@ class SplendorEnv(gymnasium.Env):
             RuntimeError: called before :meth:`reset`.
         """
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
+            gymnasium.logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'"
+            )
             return None
         if self.game_state is None:
             raise RuntimeError("call reset() before render()")

@@ -151,8 +151,7 @@ class _SplendorGameBase(pyspiel.Game):
         unknown = set(params or {}) - set(full)
         if unknown:
             raise ValueError(
-                f"unknown parameter(s) {sorted(unknown)} for {_NAMES[kind]}; "
-                f"known: {sorted(full)}"
+                f"unknown parameter(s) {sorted(unknown)} for {_NAMES[kind]}; known: {sorted(full)}"
             )
         full.update(params or {})
         if kind == "classic":
@@ -252,10 +251,14 @@ class _SplendorGameBase(pyspiel.Game):
         except (pyspiel.SpielError, ValueError):
             raise
         except Exception as e:  # an unpickling error, or a pickle of something else
-            raise ValueError(f"not a serialized {_NAMES[self.kind]} state: {type(e).__name__}: {e}") from None
+            raise ValueError(
+                f"not a serialized {_NAMES[self.kind]} state: {type(e).__name__}: {e}"
+            ) from None
 
     def make_py_observer(
-        self, iig_obs_type: pyspiel.IIGObservationType | dict | None = None, params: dict | None = None
+        self,
+        iig_obs_type: pyspiel.IIGObservationType | dict | None = None,
+        params: dict | None = None,
     ) -> "SplendorObserver":
         """The observer OpenSpiel uses for observation and information-state strings and
         tensors (see :class:`SplendorObserver`).
@@ -316,8 +319,16 @@ class _Core:
     """
 
     __slots__ = (
-        "kind", "num_players", "max_decisions", "turn_cap",
-        "engine", "anchor", "log", "pending", "decisions", "cur",
+        "kind",
+        "num_players",
+        "max_decisions",
+        "turn_cap",
+        "engine",
+        "anchor",
+        "log",
+        "pending",
+        "decisions",
+        "cur",
     )
 
     def __init__(self, kind: str, num_players: int, max_decisions: int, turn_cap: int) -> None:
@@ -446,7 +457,9 @@ def _core_from_json(text: str) -> _Core:
     def whole(key: str, lo: int, hi: int) -> int:
         value = data.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise ValueError(f"serialized state field {key!r} must be an integer {lo}..{hi}, got {value!r}")
+            raise ValueError(
+                f"serialized state field {key!r} must be an integer {lo}..{hi}, got {value!r}"
+            )
         return value
 
     num_players = whole("num_players", 1, 64)
@@ -468,7 +481,9 @@ def _core_from_json(text: str) -> _Core:
             )
         engine_cap = getattr(engine, "turn_cap", None) or 0  # Duel only (D25)
         if kind == "duel" and engine_cap != turn_cap:
-            raise ValueError(f"the serialized position has turn cap {engine_cap}, the state {turn_cap}")
+            raise ValueError(
+                f"the serialized position has turn cap {engine_cap}, the state {turn_cap}"
+            )
         core.set_engine(engine)
     elif decisions or log:
         raise ValueError("a serialized state before the deal has no decisions and no history")
@@ -574,7 +589,9 @@ class SplendorState(pyspiel.State):
         name = str(mod.Action.from_id(a)) if 0 <= a < mod.NUM_ACTIONS else "no such decision id"
         if core.is_terminal:
             return f"illegal action {a} ({name}): the game is over"
-        legal = ", ".join(f"{i} ({mod.Action.from_id(i)})" for i in np.flatnonzero(core.engine.legal_mask()))
+        legal = ", ".join(
+            f"{i} ({mod.Action.from_id(i)})" for i in np.flatnonzero(core.engine.legal_mask())
+        )
         return (
             f"illegal action {a} ({name}) for player {core.engine.current_player} "
             f"(phase: {core.engine.phase}); legal now: {legal}"
@@ -606,7 +623,9 @@ class SplendorState(pyspiel.State):
             return [0.0] * n
         return [1.0 / k if p in winners else -1.0 / (n - k) for p in range(n)]
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> "SplendorState":
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Any = None
+    ) -> "SplendorState":
         """A full state that ``player_id`` cannot tell from this one: the cards that seat
         cannot see (other seats' blind reserves, deck contents and order) are redrawn by the
         engine's ``determinize`` (C16, D22) and the generator is fresh, so future deck and
@@ -631,7 +650,9 @@ class SplendorState(pyspiel.State):
         if probability_sampler is None:
             rng = np.random.default_rng()
         else:
-            rng = np.random.default_rng([int(float(probability_sampler()) * 2**32) for _ in range(2)])
+            rng = np.random.default_rng(
+                [int(float(probability_sampler()) * 2**32) for _ in range(2)]
+            )
         engine = _MODULES[core.kind].determinize(core.engine.observation(int(player_id)), rng)
         out = self.clone()
         out._core = core.resampled(engine)
@@ -701,7 +722,9 @@ class SplendorState(pyspiel.State):
         core = self._core
         if not 0 <= player < core.num_players:
             raise ValueError(f"player must be 0..{core.num_players - 1}, got {player!r}")
-        head = f"{_NAMES[core.kind]} seat {player} | decisions {core.decisions}/{core.max_decisions}"
+        head = (
+            f"{_NAMES[core.kind]} seat {player} | decisions {core.decisions}/{core.max_decisions}"
+        )
         if core.engine is None:
             return head + "\nbefore the deal"
         if self.capped:
@@ -743,11 +766,15 @@ class SplendorObserver:
             information).
     """
 
-    def __init__(self, game: _SplendorGameBase, iig_obs_type: pyspiel.IIGObservationType,
-                 params: dict | None) -> None:
+    def __init__(
+        self, game: _SplendorGameBase, iig_obs_type: pyspiel.IIGObservationType, params: dict | None
+    ) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
+        if (
+            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+            or not iig_obs_type.public_info
+        ):
             raise ValueError(
                 "only the single-player observation (public information plus the player's "
                 f"own private information) is supported; got {iig_obs_type}"
@@ -793,7 +820,9 @@ def _card(c: Any) -> str:
 
 
 def _reserved(pv: Any) -> str:
-    return " ".join(_card(c) + ("b" if blind else "") for c, blind in zip(pv.reserved, pv.reserved_blind))
+    return " ".join(
+        _card(c) + ("b" if blind else "") for c, blind in zip(pv.reserved, pv.reserved_blind)
+    )
 
 
 def _cards_row(level: int, cards: Sequence[Any], deck: int) -> str:
@@ -846,16 +875,22 @@ def _duel_text(v: Any) -> str:
     lines = [head]
     board = "".join(_token(c) for c in v.board)
     lines.append("board " + "/".join(board[r * 5 : r * 5 + 5] for r in range(5)))
-    lines.append(f"bag {_tokens(v.bag, DUEL_TOKEN_LETTERS)} | privileges beside the board "
-                 f"{v.free_privileges}")
-    lines.append("royals " + " ".join(f"r{k + 1}" if r is not None else "-" for k, r in enumerate(v.royals)))
+    lines.append(
+        f"bag {_tokens(v.bag, DUEL_TOKEN_LETTERS)} | privileges beside the board "
+        f"{v.free_privileges}"
+    )
+    lines.append(
+        "royals " + " ".join(f"r{k + 1}" if r is not None else "-" for k, r in enumerate(v.royals))
+    )
     for lvl in (3, 2, 1):
         lines.append(_cards_row(lvl, v.pyramid[lvl - 1], v.deck_sizes[lvl - 1]))
     if v.pending_card is not None:
         lines.append(f"resolving #{v.pending_card.id}")
     pay = v.payment
     if pay is not None:
-        lines.append(f"paying #{pay[0].id} owes {_tokens(pay[1], DUEL_TOKEN_LETTERS[:6])} gold {pay[2]}")
+        lines.append(
+            f"paying #{pay[0].id} owes {_tokens(pay[1], DUEL_TOKEN_LETTERS[:6])} gold {pay[2]}"
+        )
     for pv in v.players:
         bought = " ".join(
             f"#{c.id}:{_token(col) if col >= 0 else '-'}"

@@ -88,8 +88,14 @@ class SplendorAECEnv(AECEnv):
         self.game = encoding.game_name(game)
         encoding.layout(self.game, num_players)  # validates the player count
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
-        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1):
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
+        if max_turns is not None and (
+            isinstance(max_turns, bool)
+            or not isinstance(max_turns, (int, np.integer))
+            or max_turns < 1
+        ):
             raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
         new_state(self.game, num_players, 0, turn_cap)  # validates turn_cap early
         self.num_players = int(num_players)
@@ -198,7 +204,9 @@ class SplendorAECEnv(AECEnv):
             RuntimeError: called before :meth:`reset`.
         """
         if self.render_mode is None:
-            logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
+            logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'"
+            )
             return None
         if self.game_state is None:
             raise RuntimeError("call reset() before render()")

@@ -56,7 +56,9 @@ def render_text(observation: Any) -> str:
         return _text_classic(observation)
     if isinstance(observation, duel.Observation):
         return _text_duel(observation)
-    raise TypeError(f"render_text takes a classic or duel Observation, got {type(observation).__name__}")
+    raise TypeError(
+        f"render_text takes a classic or duel Observation, got {type(observation).__name__}"
+    )
 
 
 def _header(obs: Any, game: str) -> str:
@@ -72,7 +74,8 @@ def _header(obs: Any, game: str) -> str:
 def _card_rows(rows: Any) -> list[str]:
     """One line per card level, level 3 first: ``L3  3.1 <card>  3.2 -  ...``."""
     return [
-        f"L{lvl}  " + "  ".join(f"{lvl}.{k + 1} {c if c else '-'}" for k, c in enumerate(rows[lvl - 1]))
+        f"L{lvl}  "
+        + "  ".join(f"{lvl}.{k + 1} {c if c else '-'}" for k, c in enumerate(rows[lvl - 1]))
         for lvl in (3, 2, 1)
     ]
 
@@ -90,8 +93,12 @@ def _text_classic(obs: classic.Observation) -> str:
     if obs.final_round and not obs.is_terminal:
         lines[0] += " [final round]"
     d = obs.deck_sizes
-    lines.append(f"supply  {_tokens(TOKEN_LETTERS, obs.supply)}    decks L1 {d[0]}  L2 {d[1]}  L3 {d[2]}")
-    lines.append("nobles  " + "  ".join(f"{k + 1}) {n}" for k, n in enumerate(obs.nobles) if n is not None))
+    lines.append(
+        f"supply  {_tokens(TOKEN_LETTERS, obs.supply)}    decks L1 {d[0]}  L2 {d[1]}  L3 {d[2]}"
+    )
+    lines.append(
+        "nobles  " + "  ".join(f"{k + 1}) {n}" for k, n in enumerate(obs.nobles) if n is not None)
+    )
     lines += _card_rows(obs.faceup)
     lines += _payment(obs.payment, "WUGRK")
     for p in obs.players:
@@ -101,7 +108,9 @@ def _text_classic(obs: classic.Observation) -> str:
             f"  bonuses {_tokens('WUGRK', p.bonuses)}  cards {len(p.purchased)}  nobles {len(p.nobles)}"
         )
         if p.reserved:
-            lines.append("      reserved: " + ";  ".join(f"r{k + 1} {c}" for k, c in enumerate(p.reserved)))
+            lines.append(
+                "      reserved: " + ";  ".join(f"r{k + 1} {c}" for k, c in enumerate(p.reserved))
+            )
     return "\n".join(lines)
 
 
@@ -116,7 +125,8 @@ def _text_duel(obs: duel.Observation) -> str:
         f"privileges beside the board: {obs.free_privileges}",
         f"decks L1 {d[0]}  L2 {d[1]}  L3 {d[2]}",
         "royals " + "  ".join(f"{k + 1}) {r}" for k, r in enumerate(obs.royals) if r is not None),
-        ("extra turn pending" if obs.extra_turn else "") + (" board replenished" if obs.replenished else ""),
+        ("extra turn pending" if obs.extra_turn else "")
+        + (" board replenished" if obs.replenished else ""),
     ]
     lines.append("    a b c d e")
     for r in range(5):
@@ -140,7 +150,9 @@ def _text_duel(obs: duel.Observation) -> str:
             f"  royals {len(p.royals)}"
         )
         if p.reserved:
-            lines.append("      reserved: " + ";  ".join(f"r{k + 1} {c}" for k, c in enumerate(p.reserved)))
+            lines.append(
+                "      reserved: " + ";  ".join(f"r{k + 1} {c}" for k, c in enumerate(p.reserved))
+            )
     return "\n".join(lines)
 
 
@@ -162,7 +174,9 @@ def render_rgb(observation: Any, width: int = 960, height: int = 640) -> np.ndar
         TypeError: not an Observation.
     """
     if not isinstance(observation, (classic.Observation, duel.Observation)):
-        raise TypeError(f"render_rgb takes a classic or duel Observation, got {type(observation).__name__}")
+        raise TypeError(
+            f"render_rgb takes a classic or duel Observation, got {type(observation).__name__}"
+        )
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -182,11 +196,15 @@ def render_rgb(observation: Any, width: int = 960, height: int = 640) -> np.ndar
     return img
 
 
-def _text(ax: Any, x: float, y: float, s: str, size: float = 8, color: str = "white", **kw: Any) -> None:
+def _text(
+    ax: Any, x: float, y: float, s: str, size: float = 8, color: str = "white", **kw: Any
+) -> None:
     ax.text(x, y, s, fontsize=size, color=color, family="monospace", va="center", **kw)
 
 
-def _disc(ax: Any, x: float, y: float, letter: str, count: int | None = None, r: float = 1.6) -> None:
+def _disc(
+    ax: Any, x: float, y: float, letter: str, count: int | None = None, r: float = 1.6
+) -> None:
     from matplotlib.patches import Circle
 
     ax.add_patch(Circle((x, y), r, facecolor=_TOKEN_RGB[letter], edgecolor="black", lw=0.8))
@@ -195,13 +213,21 @@ def _disc(ax: Any, x: float, y: float, letter: str, count: int | None = None, r:
     ax.text(x, y, label, ha="center", va="center", fontsize=7, color=ink, weight="bold")
 
 
-def _card(ax: Any, x: float, y: float, w: float, h: float, fill: str, top: str, bottom: str) -> None:
+def _card(
+    ax: Any, x: float, y: float, w: float, h: float, fill: str, top: str, bottom: str
+) -> None:
     from matplotlib.patches import FancyBboxPatch
 
     ax.add_patch(
-        FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0.2", facecolor=fill, edgecolor="black", lw=0.8)
+        FancyBboxPatch(
+            (x, y), w, h, boxstyle="round,pad=0.2", facecolor=fill, edgecolor="black", lw=0.8
+        )
     )
-    ink = "black" if fill in (_TOKEN_RGB["W"], _TOKEN_RGB["*"], _NONE_RGB, _TOKEN_RGB["P"]) else "white"
+    ink = (
+        "black"
+        if fill in (_TOKEN_RGB["W"], _TOKEN_RGB["*"], _NONE_RGB, _TOKEN_RGB["P"])
+        else "white"
+    )
     ax.text(x + 0.5, y + h - 1.3, top, fontsize=7, color=ink, weight="bold", va="center")
     ax.text(x + 0.5, y + 1.2, bottom, fontsize=5.5, color=ink, va="center", family="monospace")
 
@@ -216,7 +242,16 @@ def _draw_classic(ax: Any, obs: classic.Observation) -> None:
         _disc(ax, 3 + 4.2 * c, 57, TOKEN_LETTERS[c], n)
     for k, noble in enumerate(obs.nobles):
         if noble is not None:
-            _card(ax, 30 + 9 * k, 54.5, 7.5, 5, "#b9a37a", f"{noble.points}", _cost("WUGRK", noble.requirement))
+            _card(
+                ax,
+                30 + 9 * k,
+                54.5,
+                7.5,
+                5,
+                "#b9a37a",
+                f"{noble.points}",
+                _cost("WUGRK", noble.requirement),
+            )
     for row, lvl in enumerate((3, 2, 1)):
         y = 42 - 11 * row
         _text(ax, 1, y + 4, f"L{lvl}\n{obs.deck_sizes[lvl - 1]}", size=8)
@@ -224,11 +259,26 @@ def _draw_classic(ax: Any, obs: classic.Observation) -> None:
             if card is None:
                 continue
             fill = _TOKEN_RGB["WUGRK"[card.bonus]]
-            _card(ax, 6 + 11 * k, y, 9.5, 9, fill, f"{card.points or ''} {'WUGRK'[card.bonus]}", _cost("WUGRK", card.cost))
+            _card(
+                ax,
+                6 + 11 * k,
+                y,
+                9.5,
+                9,
+                fill,
+                f"{card.points or ''} {'WUGRK'[card.bonus]}",
+                _cost("WUGRK", card.cost),
+            )
     y = 51
     for p in obs.players:
         mark = ">" if p.seat == obs.current_player else " "
-        _text(ax, 52, y, f"{mark}{_agent(p.seat)}  {p.points} pts  cards {len(p.purchased)}  nobles {len(p.nobles)}", size=8)
+        _text(
+            ax,
+            52,
+            y,
+            f"{mark}{_agent(p.seat)}  {p.points} pts  cards {len(p.purchased)}  nobles {len(p.nobles)}",
+            size=8,
+        )
         _text(ax, 52, y - 2.4, f"  tokens  {_tokens(TOKEN_LETTERS, p.tokens)}", size=7)
         _text(ax, 52, y - 4.6, f"  bonuses {_tokens('WUGRK', p.bonuses)}", size=7)
         res = "; ".join(str(c) for c in p.reserved) or "-"
@@ -236,7 +286,9 @@ def _draw_classic(ax: Any, obs: classic.Observation) -> None:
         y -= 10.5
     pay = obs.payment
     if pay is not None:
-        _text(ax, 1, 2, f"paying for {pay[0]}: owes {_tokens('WUGRK', pay[1])}, gold {pay[2]}", size=8)
+        _text(
+            ax, 1, 2, f"paying for {pay[0]}: owes {_tokens('WUGRK', pay[1])}, gold {pay[2]}", size=8
+        )
 
 
 def _draw_duel(ax: Any, obs: duel.Observation) -> None:
@@ -267,7 +319,10 @@ def _draw_duel(ax: Any, obs: duel.Observation) -> None:
             elif card.color == COLOR_NONE:
                 fill, bonus = _NONE_RGB, "-"
             else:
-                fill, bonus = _TOKEN_RGB["WUGRK"[card.color]], "WUGRK"[card.color] * card.bonus_count
+                fill, bonus = (
+                    _TOKEN_RGB["WUGRK"[card.color]],
+                    "WUGRK"[card.color] * card.bonus_count,
+                )
             top = f"{card.points or ''} {bonus}" + (f" {card.crowns}c" if card.crowns else "")
             _card(ax, 35 + 10.5 * k, y, 9, 8, fill, top, _cost("WUGRKP", card.cost))
     y = 16
@@ -280,8 +335,20 @@ def _draw_duel(ax: Any, obs: duel.Observation) -> None:
             size=7,
         )  # fmt: skip
         res = "; ".join(str(c) for c in p.reserved) or "-"
-        _text(ax, 1, y - 2.3, f"  colour pts {_tokens('WUGRK', p.color_points)}  reserved {res}"[:130], size=6.5)
+        _text(
+            ax,
+            1,
+            y - 2.3,
+            f"  colour pts {_tokens('WUGRK', p.color_points)}  reserved {res}"[:130],
+            size=6.5,
+        )
         y -= 6
     pay = obs.payment
     if pay is not None:
-        _text(ax, 1, 2, f"paying for {pay[0]}: owes {_tokens('WUGRKP', pay[1])}, gold {pay[2]}", size=8)
+        _text(
+            ax,
+            1,
+            2,
+            f"paying for {pay[0]}: owes {_tokens('WUGRKP', pay[1])}, gold {pay[2]}",
+            size=8,
+        )

@@ -168,7 +168,9 @@ def _parse_rate(name: str, rate: str | None) -> list[Any]:
     try:
         items = limits.parse_many(rate)
     except ValueError as e:
-        raise ValueError(f"{name}: {rate!r} is not a rate such as '30/minute' or '5/second;100/hour' ({e})") from None
+        raise ValueError(
+            f"{name}: {rate!r} is not a rate such as '30/minute' or '5/second;100/hour' ({e})"
+        ) from None
     if not items:
         raise ValueError(f"{name}: {rate!r} is not a rate such as '30/minute'")
     return items
@@ -200,7 +202,11 @@ class RateLimiter:
             "create": (_parse_rate("create_rate", limits.create_rate), "game creations"),
             "action": (_parse_rate("action_rate", limits.action_rate), "actions and messages"),
         }
-        self._limiter = MovingWindowRateLimiter(MemoryStorage()) if any(i for i, _ in self._items.values()) else None
+        self._limiter = (
+            MovingWindowRateLimiter(MemoryStorage())
+            if any(i for i, _ in self._items.values())
+            else None
+        )
 
     def hit(self, kind: str, client: str) -> None:
         """Count one ``kind`` (``"create"`` or ``"action"``) request of ``client``.
@@ -298,7 +304,9 @@ def create_app(
             headers = {"Retry-After": str(exc.retry_after)}
         elif exc.status == 503:  # the database is unavailable (the service says so)
             headers = {"Retry-After": str(DB_RETRY_AFTER_S)}
-        return JSONResponse({"detail": _printable(exc.message)}, status_code=exc.status, headers=headers)
+        return JSONResponse(
+            {"detail": _printable(exc.message)}, status_code=exc.status, headers=headers
+        )
 
     @app.exception_handler(_BodyTooLarge)
     async def _body_too_large(_request: Request, _exc: _BodyTooLarge) -> JSONResponse:
@@ -307,7 +315,9 @@ def create_app(
     async def _db_unavailable(request: Request, exc: Exception) -> JSONResponse:
         log.error("database unavailable (%s %s): %s", request.method, request.url.path, exc)
         return JSONResponse(
-            {"detail": f"the database is unavailable; nothing was changed, try again in {DB_RETRY_AFTER_S} s"},
+            {
+                "detail": f"the database is unavailable; nothing was changed, try again in {DB_RETRY_AFTER_S} s"
+            },
             status_code=503,
             headers={"Retry-After": str(DB_RETRY_AFTER_S)},
         )
@@ -349,14 +359,19 @@ def create_app(
                 entry["token"] = tokens[s.seat]
                 entry["invite"] = f"/games/{live.id}#token={tokens[s.seat]}"
             seats.append(entry)
-        content = {"game_id": live.id, "game": live.game, "seats": seats, "spectate": f"/games/{live.id}"}
+        content = {
+            "game_id": live.id,
+            "game": live.game,
+            "seats": seats,
+            "spectate": f"/games/{live.id}",
+        }
         headers = {"Idempotent-Replayed": "true"} if made.replayed else None
         return JSONResponse(content, status_code=201, headers=headers)
 
     @app.get("/api/games")
     async def list_games_moved(request: Request) -> None:
         raise ServiceError(
-            'seat tokens are not accepted in URLs (they end up in logs): send POST /api/games/mine '
+            "seat tokens are not accepted in URLs (they end up in logs): send POST /api/games/mine "
             'with {"tokens": [...]}',
             405,
         )
@@ -423,8 +438,12 @@ def create_app(
         service = service_of(websocket)
         await websocket.accept()
         if "token" in websocket.query_params:
-            await websocket.close(code=CLOSE_BAD_REQUEST, reason=_reason(
-                'no token in the URL: send {"type": "auth", "token": ...} as the first message'))
+            await websocket.close(
+                code=CLOSE_BAD_REQUEST,
+                reason=_reason(
+                    'no token in the URL: send {"type": "auth", "token": ...} as the first message'
+                ),
+            )
             return
         try:
             live = await service.get(_checked_id(game_id))
@@ -434,7 +453,9 @@ def create_app(
             return
         except DB_UNAVAILABLE as e:
             log.error("database unavailable (WebSocket %s): %s", game_id, e)
-            await websocket.close(code=CLOSE_TRY_AGAIN, reason="the database is unavailable; try again shortly")
+            await websocket.close(
+                code=CLOSE_TRY_AGAIN, reason="the database is unavailable; try again shortly"
+            )
             return
         hub: Hub = websocket.app.state.hub
         sub = hub.subscribe(game_id, None)
@@ -481,7 +502,10 @@ class _BodyTooLarge(Exception):
     """A chunked request body grew past the limit while it was being read."""
 
 
-ASGIApp = Callable[[MutableMapping[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
+ASGIApp = Callable[
+    [MutableMapping[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
+    Awaitable[None],
+]
 
 
 class _Guard:
@@ -499,7 +523,9 @@ class _Guard:
             await self.app(scope, receive, send)
             return
         path: str = scope.get("path", "")
-        csp = DOCS_CONTENT_SECURITY_POLICY if path.startswith(DOCS_PATHS) else CONTENT_SECURITY_POLICY
+        csp = (
+            DOCS_CONTENT_SECURITY_POLICY if path.startswith(DOCS_PATHS) else CONTENT_SECURITY_POLICY
+        )
         api = path.startswith("/api/")
 
         async def send_secured(message: MutableMapping[str, Any]) -> None:
@@ -519,8 +545,10 @@ class _Guard:
                 declared = value
         if declared is not None:
             if not declared.isdigit():
-                await JSONResponse({"detail": "the Content-Length header must be a whole number of bytes"},
-                                   status_code=400)(scope, receive, send_secured)
+                await JSONResponse(
+                    {"detail": "the Content-Length header must be a whole number of bytes"},
+                    status_code=400,
+                )(scope, receive, send_secured)
                 return
             if int(declared) > limit:
                 await _too_large(limit)(scope, receive, send_secured)
@@ -587,7 +615,9 @@ def _token(request: Request, body: dict[str, Any] | None = None) -> Any:
         from_header = credentials.strip()
     from_body = None if body is None else body.get("token")
     if from_header is not None and from_body is not None and from_body != from_header:
-        raise BadRequest('the Authorization header and "token" in the body name different seat tokens; send one')
+        raise BadRequest(
+            'the Authorization header and "token" in the body name different seat tokens; send one'
+        )
     return from_header if from_header is not None else from_body
 
 
@@ -625,7 +655,9 @@ async def _send_loop(websocket: WebSocket, sub: Subscriber) -> None:
         while True:
             message = await sub.outbox.get()
             if message is None:
-                await websocket.close(code=CLOSE_TRY_AGAIN, reason="too many unread messages; reconnect")
+                await websocket.close(
+                    code=CLOSE_TRY_AGAIN, reason="too many unread messages; reconnect"
+                )
                 return
             await websocket.send_text(message)
     except (WebSocketDisconnect, RuntimeError):
@@ -633,7 +665,12 @@ async def _send_loop(websocket: WebSocket, sub: Subscriber) -> None:
 
 
 async def _receive_loop(
-    websocket: WebSocket, service: GameService, live: Any, sub: Subscriber, limits: Limits, rates: RateLimiter
+    websocket: WebSocket,
+    service: GameService,
+    live: Any,
+    sub: Subscriber,
+    limits: Limits,
+    rates: RateLimiter,
 ) -> None:
     """Handle the client's messages (:func:`_handle_message`) until it leaves; a rejected
     message gets ``{"type": "error", "status", "message"}`` (429 ones with
@@ -650,7 +687,11 @@ async def _receive_loop(
             rates.hit("action", client)
             await _handle_message(websocket, service, live, sub, frame, limits)
         except ServiceError as e:
-            error: dict[str, Any] = {"type": "error", "status": e.status, "message": _printable(e.message)}
+            error: dict[str, Any] = {
+                "type": "error",
+                "status": e.status,
+                "message": _printable(e.message),
+            }
             if isinstance(e, RateLimited):
                 error["retry_after"] = e.retry_after
             elif e.status == 503:
@@ -658,15 +699,32 @@ async def _receive_loop(
             sub.send(error)
         except DB_UNAVAILABLE as e:
             log.error("database unavailable (WebSocket %s): %s", live.id, e)
-            sub.send({"type": "error", "status": 503, "retry_after": DB_RETRY_AFTER_S,
-                      "message": "the database is unavailable; nothing was changed, try again shortly"})
+            sub.send(
+                {
+                    "type": "error",
+                    "status": 503,
+                    "retry_after": DB_RETRY_AFTER_S,
+                    "message": "the database is unavailable; nothing was changed, try again shortly",
+                }
+            )
         except Exception:  # a bug must not drop the connection: say so, keep serving
             log.exception("WebSocket message of game %s failed", live.id)
-            sub.send({"type": "error", "status": 500, "message": "internal error; the message was not applied"})
+            sub.send(
+                {
+                    "type": "error",
+                    "status": 500,
+                    "message": "internal error; the message was not applied",
+                }
+            )
 
 
 async def _handle_message(
-    websocket: WebSocket, service: GameService, live: Any, sub: Subscriber, frame: dict[str, Any], limits: Limits
+    websocket: WebSocket,
+    service: GameService,
+    live: Any,
+    sub: Subscriber,
+    frame: dict[str, Any],
+    limits: Limits,
 ) -> None:
     """One client frame: ``{"type": "auth", "token"}``, ``{"type": "action", "action",
     "move"}`` or ``{"type": "ping"}``. Raises ServiceError for a rejected one (a bad token
@@ -674,9 +732,15 @@ async def _handle_message(
     text = frame.get("text")
     if text is None:
         raise BadRequest("binary frames are not accepted: send JSON text messages")
-    size = len(text) if len(text) * 4 <= limits.max_ws_message_bytes else len(text.encode("utf-8", "surrogatepass"))
+    size = (
+        len(text)
+        if len(text) * 4 <= limits.max_ws_message_bytes
+        else len(text.encode("utf-8", "surrogatepass"))
+    )
     if size > limits.max_ws_message_bytes:
-        raise ServiceError(f"the message is too large: at most {limits.max_ws_message_bytes} bytes", 413)
+        raise ServiceError(
+            f"the message is too large: at most {limits.max_ws_message_bytes} bytes", 413
+        )
     try:
         message = loads_json(text, limits.max_json_depth)
     except MalformedJSONError as e:
@@ -698,7 +762,8 @@ async def _handle_message(
     elif kind == "action":
         if sub.seat is None:
             raise ServiceError(
-                'spectators cannot act; authenticate first: {"type": "auth", "token": <your seat token>}', 403
+                'spectators cannot act; authenticate first: {"type": "auth", "token": <your seat token>}',
+                403,
             )
         if "action" not in message:
             raise BadRequest('missing "action": an action id or a notation')
@@ -726,7 +791,9 @@ class RedactTokens(logging.Filter):
         if isinstance(record.args, tuple):
             record.args = tuple(redact_tokens(a) if isinstance(a, str) else a for a in record.args)
         elif isinstance(record.args, dict):
-            record.args = {k: redact_tokens(v) if isinstance(v, str) else v for k, v in record.args.items()}
+            record.args = {
+                k: redact_tokens(v) if isinstance(v, str) else v for k, v in record.args.items()
+            }
         return True
 
 
@@ -794,4 +861,13 @@ def serve(
     )
 
 
-__all__ = ["Limits", "RateLimited", "RateLimiter", "RedactTokens", "create_app", "log_config", "redact_tokens", "serve"]
+__all__ = [
+    "Limits",
+    "RateLimited",
+    "RateLimiter",
+    "RedactTokens",
+    "create_app",
+    "log_config",
+    "redact_tokens",
+    "serve",
+]

@@ -134,7 +134,9 @@ class BotPools:
         self.quick = quick
         self.search = search if search is not None else quick
         self._make_quick = make_quick
-        self._make_search = make_search if make_search is not None else (make_quick if search is None else None)
+        self._make_search = (
+            make_search if make_search is not None else (make_quick if search is None else None)
+        )
         self._made: list[Executor] = []
         self.replaced = 0
 
@@ -188,8 +190,12 @@ async def decide(pools: BotPools, game: str, spec: str, observation: Any) -> int
     loop = asyncio.get_running_loop()
     executor = pools.for_bot(spec)
     try:
-        return await loop.run_in_executor(executor, choose, game, spec, new_bot_seed(), observation.array)
+        return await loop.run_in_executor(
+            executor, choose, game, spec, new_bot_seed(), observation.array
+        )
     except BrokenProcessPool as e:
         if pools.replace(executor) or pools.for_bot(spec) is not executor:
-            raise PoolReplaced(f"the worker of bot {spec!r} died ({e}); its pool was replaced") from e
+            raise PoolReplaced(
+                f"the worker of bot {spec!r} died ({e}); its pool was replaced"
+            ) from e
         raise

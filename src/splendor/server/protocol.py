@@ -80,11 +80,15 @@ def loads_json(data: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
     try:
         value = json.loads(data)
     except RecursionError:
-        raise MalformedJSONError(f"the JSON is nested too deeply (at most {max_depth} levels of arrays and objects)") from None
+        raise MalformedJSONError(
+            f"the JSON is nested too deeply (at most {max_depth} levels of arrays and objects)"
+        ) from None
     except ValueError as e:  # JSONDecodeError, UnicodeDecodeError, too many digits
         raise MalformedJSONError(f"not valid JSON: {e}") from None
     if json_depth(value, max_depth + 1) > max_depth:
-        raise MalformedJSONError(f"the JSON is nested too deeply (at most {max_depth} levels of arrays and objects)")
+        raise MalformedJSONError(
+            f"the JSON is nested too deeply (at most {max_depth} levels of arrays and objects)"
+        )
     return value
 
 
@@ -138,12 +142,18 @@ def clean_name(value: str, max_length: int) -> str:
     if not isinstance(value, str):
         raise BadNameError(f"a name must be a string, got {type(value).__name__}")
     if any("\ud800" <= ch <= "\udfff" for ch in value):
-        raise BadNameError("a name must be valid Unicode text: it holds a lone surrogate (an unpaired \\uD800-\\uDFFF escape)")
+        raise BadNameError(
+            "a name must be valid Unicode text: it holds a lone surrogate (an unpaired \\uD800-\\uDFFF escape)"
+        )
     text = unicodedata.normalize("NFC", value)
-    text = "".join(ch for ch in text if unicodedata.category(ch) not in _DROPPED_CATEGORIES or ch in "\t\n\r")
+    text = "".join(
+        ch for ch in text if unicodedata.category(ch) not in _DROPPED_CATEGORIES or ch in "\t\n\r"
+    )
     text = _SPACES.sub(" ", text).strip()
     if not text:
-        raise BadNameError("a name needs at least one visible character (control, bidi and zero-width characters are removed)")
+        raise BadNameError(
+            "a name needs at least one visible character (control, bidi and zero-width characters are removed)"
+        )
     if len(text) > max_length:
         raise BadNameError(f"a name is 1 to {max_length} characters, got {len(text)}")
     return text
@@ -280,7 +290,9 @@ def log_json(moves: Sequence[tuple[int, str]], notes: Mapping[int, str] | None =
     """The entries of ``log`` (:func:`log_entries`) as JSON text joined by commas (without
     the brackets)."""
     notes = notes or {}
-    return ",".join(log_entry_json(i, seat, text, notes.get(i)) for i, (seat, text) in enumerate(moves))
+    return ",".join(
+        log_entry_json(i, seat, text, notes.get(i)) for i, (seat, text) in enumerate(moves)
+    )
 
 
 def _head_and_tail(

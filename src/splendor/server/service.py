@@ -201,17 +201,28 @@ class Lifecycle:
     resume_concurrency: int = 4
 
     def __post_init__(self) -> None:
-        for name in ("evict_idle", "evict_finished", "expire_unstarted", "expire_abandoned",
-                     "sweep_every", "expire_every", "retry_first", "retry_max"):
+        for name in (
+            "evict_idle",
+            "evict_finished",
+            "expire_unstarted",
+            "expire_abandoned",
+            "sweep_every",
+            "expire_every",
+            "retry_first",
+            "retry_max",
+        ):
             value = getattr(self, name)
             if value is None and name.startswith("expire_") and name != "expire_every":
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-                allowed = "a number of seconds > 0" + (" or None (never)" if name in (
-                    "expire_unstarted", "expire_abandoned") else "")
+                allowed = "a number of seconds > 0" + (
+                    " or None (never)" if name in ("expire_unstarted", "expire_abandoned") else ""
+                )
                 raise ValueError(f"Lifecycle.{name} must be {allowed}, got {value!r}")
         if self.retry_max < self.retry_first:
-            raise ValueError(f"Lifecycle.retry_max ({self.retry_max}) must be >= retry_first ({self.retry_first})")
+            raise ValueError(
+                f"Lifecycle.retry_max ({self.retry_max}) must be >= retry_first ({self.retry_first})"
+            )
         for name in ("bot_attempts", "resume_concurrency"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -301,12 +312,20 @@ def _replay(stored: StoredGame) -> tuple[Any, dict[str, Any] | None]:
     state = module.new_game(stored.num_players, stored.seed, **stored.options)
     for i, (seat, text) in enumerate(stored.moves):
         if state.current_player != seat:
-            raise RuntimeError(f"game {stored.id}: stored move {i} ({text!r}) is by seat {seat}, not the seat to play")
+            raise RuntimeError(
+                f"game {stored.id}: stored move {i} ({text!r}) is by seat {seat}, not the seat to play"
+            )
         try:
             state.apply(text)
         except ValueError as e:
-            raise RuntimeError(f"game {stored.id}: stored move {i} ({text!r}) does not replay: {e}") from None
-    result = stored.result if stored.result is not None else (result_of(state) if state.is_terminal else None)
+            raise RuntimeError(
+                f"game {stored.id}: stored move {i} ({text!r}) does not replay: {e}"
+            ) from None
+    result = (
+        stored.result
+        if stored.result is not None
+        else (result_of(state) if state.is_terminal else None)
+    )
     return state, result
 
 
@@ -350,7 +369,9 @@ class MoveWriter:
         try:
             return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
         except _DB_DOWN as e:
-            raise Unavailable(f"the database is unavailable ({_first_line(e)}); nothing was changed: try again") from e
+            raise Unavailable(
+                f"the database is unavailable ({_first_line(e)}); nothing was changed: try again"
+            ) from e
 
     async def append(self, move: MoveToStore) -> datetime:
         """Commit ``move`` (with the moves queued with it); returns the commit time (UTC).
@@ -417,11 +438,15 @@ def derive_token(key: str, salt: bytes, seat: int) -> str:
     tokens can be given again to whoever presents the key, and to nobody else: a copy of
     the database without the key (a random UUID has 122 bits) yields none.
     """
-    mac = hmac.new(key.encode("utf-8"), b"splendor seat token\0" + salt + bytes([seat]), hashlib.sha256)
+    mac = hmac.new(
+        key.encode("utf-8"), b"splendor seat token\0" + salt + bytes([seat]), hashlib.sha256
+    )
     return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode("ascii")
 
 
-def _idempotency(key: Any, game: str, plan: list[tuple[str, str, str | None]], options: dict[str, Any]) -> _Idempotency:
+def _idempotency(
+    key: Any, game: str, plan: list[tuple[str, str, str | None]], options: dict[str, Any]
+) -> _Idempotency:
     """Check an ``Idempotency-Key`` and digest the request it comes with (the game, the
     seats after their names were cleaned, the options). Raises BadRequest."""
     if not isinstance(key, str) or not _IDEMPOTENCY_KEY.fullmatch(key):
@@ -490,7 +515,8 @@ class GameService:
         self._resume_pending = False
         self._resuming = False
         self.counters = dict.fromkeys(
-            ("bot_retries", "random_moves", "resumed", "loaded", "evicted", "deleted", "forfeited"), 0
+            ("bot_retries", "random_moves", "resumed", "loaded", "evicted", "deleted", "forfeited"),
+            0,
         )
 
     # ------------------------------------------------------------------ life cycle
@@ -503,7 +529,9 @@ class GameService:
         # load the engines in the quick bots' worker now, not at the first bot decision
         loop = asyncio.get_running_loop()
         for game in ("splendor", "duel"):
-            loop.run_in_executor(self.pools.quick, server_bots.warm, game).add_done_callback(_retrieve)
+            loop.run_in_executor(self.pools.quick, server_bots.warm, game).add_done_callback(
+                _retrieve
+            )
         self._resume_pending = True
         self._spawn(self.resume_bots(), "splendor-resume")
         self._spawn(self._maintenance(), "splendor-maintenance")
@@ -519,7 +547,11 @@ class GameService:
         finish the queued writes, shut down the bot pools made to replace broken ones."""
         self._closed = True
         tasks = [t for t in self._background if not t.done()]
-        tasks += [g.bot_task for g in self._games.values() if g.bot_task is not None and not g.bot_task.done()]
+        tasks += [
+            g.bot_task
+            for g in self._games.values()
+            if g.bot_task is not None and not g.bot_task.done()
+        ]
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -621,7 +653,9 @@ class GameService:
             raise BadRequest(str(e)) from None
         name = module.GAME_NAME
         if not isinstance(seats, list):
-            raise BadRequest('"seats" must be a list of seats: {"type": "human", "name": "Ann"} or {"type": "bot", "bot": "greedy"}')
+            raise BadRequest(
+                '"seats" must be a list of seats: {"type": "human", "name": "Ann"} or {"type": "bot", "bot": "greedy"}'
+            )
         if not module.MIN_PLAYERS <= len(seats) <= module.MAX_PLAYERS:
             raise BadRequest(
                 f"{name} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players, got {len(seats)} seats"
@@ -642,15 +676,29 @@ class GameService:
         plan: list[tuple[str, str, str | None]] = []  # (type, name, bot) of each seat
         for i, s in enumerate(seats):
             if not isinstance(s, dict) or s.get("type") not in ("human", "bot"):
-                raise BadRequest(f'seat {i}: must be {{"type": "human", "name": ...}} or {{"type": "bot", "bot": ...}}')
+                raise BadRequest(
+                    f'seat {i}: must be {{"type": "human", "name": ...}} or {{"type": "bot", "bot": ...}}'
+                )
             given = s.get("name")
             if s["type"] == "human":
-                plan.append(("human", f"Player {i + 1}" if given in (None, "") else _seat_name(i, given), None))
+                plan.append(
+                    (
+                        "human",
+                        f"Player {i + 1}" if given in (None, "") else _seat_name(i, given),
+                        None,
+                    )
+                )
             else:
                 spec = s.get("bot")
                 if not isinstance(spec, str) or spec not in server_bots.SERVER_BOTS:
-                    shown = repr(spec)[:60] if isinstance(spec, (str, int, float, type(None))) else type(spec).__name__
-                    raise BadRequest(f"seat {i}: unknown bot {shown}; bots: {', '.join(server_bots.SERVER_BOTS)}")
+                    shown = (
+                        repr(spec)[:60]
+                        if isinstance(spec, (str, int, float, type(None)))
+                        else type(spec).__name__
+                    )
+                    raise BadRequest(
+                        f"seat {i}: unknown bot {shown}; bots: {', '.join(server_bots.SERVER_BOTS)}"
+                    )
                 plan.append(("bot", spec if given in (None, "") else _seat_name(i, given), spec))
         if all(kind != "human" for kind, _, _ in plan):
             raise BadRequest("a game needs at least one human seat")
@@ -670,17 +718,31 @@ class GameService:
         tokens: dict[int, str] = {}
         for i, (kind, label, spec) in enumerate(plan):
             if kind == "human":
-                token = derive_token(idem.key, salt, i) if idem is not None else secrets.token_urlsafe(32)
+                token = (
+                    derive_token(idem.key, salt, i)
+                    if idem is not None
+                    else secrets.token_urlsafe(32)
+                )
                 tokens[i] = token
                 infos.append(SeatInfo(i, "human", label, None, hash_token(token)))
             else:
                 infos.append(SeatInfo(i, "bot", label, spec, None))
         game_id = secrets.token_urlsafe(9)
-        record = None if idem is None else IdempotencyRecord(idem.key_hash, idem.request_hash, salt.hex())
+        record = (
+            None
+            if idem is None
+            else IdempotencyRecord(idem.key_hash, idem.request_hash, salt.hex())
+        )
         try:
             stored = await self.writer.run(
                 functools.partial(self.storage.create_game, idempotency=record),
-                game_id, name, len(seats), seed, options, infos, state.current_player,
+                game_id,
+                name,
+                len(seats),
+                seed,
+                options,
+                infos,
+                state.current_player,
             )
         except IntegrityError:  # the same key, committed meanwhile by another request
             earlier = None if idem is None else await self._created_earlier(idem)
@@ -716,7 +778,9 @@ class GameService:
         try:
             found = await asyncio.to_thread(self.storage.find_idempotency_key, idem.key_hash)
         except _DB_DOWN as e:
-            raise Unavailable(f"the database is unavailable ({_first_line(e)}); nothing was created: try again") from e
+            raise Unavailable(
+                f"the database is unavailable ({_first_line(e)}); nothing was created: try again"
+            ) from e
         if found is None:
             return None
         game_id, record = found
@@ -730,9 +794,13 @@ class GameService:
         except NotFound:
             return None
         salt = bytes.fromhex(record.salt)
-        tokens = {s.seat: derive_token(idem.key, salt, s.seat) for s in live.seats if s.type == "human"}
+        tokens = {
+            s.seat: derive_token(idem.key, salt, s.seat) for s in live.seats if s.type == "human"
+        }
         if any(live.seats[seat].token_hash != hash_token(token) for seat, token in tokens.items()):
-            raise Conflict(f"game {game_id} was not created with these tokens; send a new Idempotency-Key")
+            raise Conflict(
+                f"game {game_id} was not created with these tokens; send a new Idempotency-Key"
+            )
         return Created(live, tokens, replayed=True)
 
     # ------------------------------------------------------------------ loading
@@ -781,7 +849,9 @@ class GameService:
                 self._schedule_bot(live)
                 return live
         finally:
-            if self._loading.get(game_id) is lock:  # a waiter still holds it and checks _games first
+            if (
+                self._loading.get(game_id) is lock
+            ):  # a waiter still holds it and checks _games first
                 del self._loading[game_id]
 
     async def _load(self, game_id: str) -> tuple[StoredGame, Any, dict[str, Any] | None] | None:
@@ -812,7 +882,9 @@ class GameService:
             raise BadRequest(f"a seat token is a string, got {type(token).__name__}")
         seat = live.seat_of_token(token) if _TOKEN_FORMAT.fullmatch(token) else None
         if seat is None:
-            raise Forbidden(f"this token is not a seat token of game {live.id}; open the game without a token to watch it")
+            raise Forbidden(
+                f"this token is not a seat token of game {live.id}; open the game without a token to watch it"
+            )
         return seat
 
     # ------------------------------------------------------------------ views
@@ -821,8 +893,13 @@ class GameService:
         """``[{"seat", "type", "name", "bot", "connected"}]`` (bots are always connected)."""
         connected = self.hub.connected_seats(live.id)
         return [
-            {"seat": s.seat, "type": s.type, "name": s.name, "bot": s.bot,
-             "connected": s.type == "bot" or s.seat in connected}
+            {
+                "seat": s.seat,
+                "type": s.type,
+                "name": s.name,
+                "bot": s.bot,
+                "connected": s.type == "bot" or s.seat in connected,
+            }
             for s in live.seats
         ]
 
@@ -864,7 +941,9 @@ class GameService:
             "game_id": live.id,
             "game": live.game,
             "status": live.status,
-            "seats": [{"seat": s.seat, "type": s.type, "name": s.name, "bot": s.bot} for s in live.seats],
+            "seats": [
+                {"seat": s.seat, "type": s.type, "name": s.name, "bot": s.bot} for s in live.seats
+            ],
             "your_seats": list(your_seats),
             "current_player": live.current_player,
             "turn": int(live.state.turn),
@@ -918,7 +997,9 @@ class GameService:
         """
         live = await self.get(game_id)
         if not isinstance(token, str) or not token:
-            raise Forbidden('a seat token is required to act ("token": the token of your invite link)')
+            raise Forbidden(
+                'a seat token is required to act ("token": the token of your invite link)'
+            )
         seat = self.seat_for_token(live, token)
         assert seat is not None
         await self.act_as(live, seat, action, move)
@@ -927,7 +1008,11 @@ class GameService:
     async def act_as(self, live: LiveGame, seat: int, action: Any, move: Any) -> None:
         """Play ``action`` for ``seat`` (already authenticated). Raises as :meth:`act`."""
         if isinstance(move, bool) or not isinstance(move, int):
-            shown = repr(move)[:60] if isinstance(move, (str, float, type(None))) else type(move).__name__
+            shown = (
+                repr(move)[:60]
+                if isinstance(move, (str, float, type(None)))
+                else type(move).__name__
+            )
             raise BadRequest(
                 f'"move" is required: the "move" number of the state you decided on (a whole number), got {shown}'
             )
@@ -967,7 +1052,9 @@ class GameService:
                 "reload the game state and decide again"
             )
 
-    async def _commit(self, live: LiveGame, seat: int, action: Any, note: str | None = None) -> None:
+    async def _commit(
+        self, live: LiveGame, seat: int, action: Any, note: str | None = None
+    ) -> None:
         """Apply, store, then publish one legal decision (caller holds ``live.lock``); the
         live game changes only once the move is committed. ``note``: shown with the move
         in the game log.
@@ -983,20 +1070,32 @@ class GameService:
         result = result_of(new) if new.is_terminal else None
         idx = len(live.moves)
         notation = str(action)
-        move = MoveToStore(live.id, idx, seat, notation, result, new.current_player if result is None else None, note)
+        move = MoveToStore(
+            live.id,
+            idx,
+            seat,
+            notation,
+            result,
+            new.current_player if result is None else None,
+            note,
+        )
         try:
             live.updated_at = await self.writer.append(move)
         except StaleMoveError as e:
             self._database_back()
             await self._reconcile(live)
-            raise Conflict(f"{e}; the game was reloaded: decide again on its current state") from None
+            raise Conflict(
+                f"{e}; the game was reloaded: decide again on its current state"
+            ) from None
         except Unavailable:
             self._database_down()
             raise
         except Exception as e:  # the transaction failed: nothing of it was stored
             self._database_down()
             log.warning("move %d of game %s was not stored", idx, live.id, exc_info=True)
-            raise Unavailable(f"the move was not stored ({_first_line(e)}); nothing changed: try again") from e
+            raise Unavailable(
+                f"the move was not stored ({_first_line(e)}); nothing changed: try again"
+            ) from e
         self._database_back()
         live.state = new
         live.add_move(seat, notation, note)
@@ -1070,7 +1169,9 @@ class GameService:
         elif seat is None:
             out["reason"] = "spectators cannot act; open your invite link to play your seat"
         elif current != seat:
-            out["reason"] = f"it is not your decision: seat {current} ({live.seats[current].name}) is to play"
+            out["reason"] = (
+                f"it is not your decision: seat {current} ({live.seats[current].name}) is to play"
+            )
         elif parsed in live.state.legal_actions():
             out["legal"] = True
         else:
@@ -1089,7 +1190,9 @@ class GameService:
             return False
         if live.bot_task is not None and not live.bot_task.done():
             return False
-        live.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(live), name=f"bot:{live.id}")
+        live.bot_task = asyncio.get_running_loop().create_task(
+            self._bot_turns(live), name=f"bot:{live.id}"
+        )
         live.bot_task.add_done_callback(_retrieve)
         return True
 
@@ -1122,11 +1225,19 @@ class GameService:
                 failures += 1
                 self.counters["bot_retries"] += 1
                 why = e.message if isinstance(e, ServiceError) else _first_line(e)
-                log.warning("bot turn (move %d) of game %s failed: %s; retry %d within %.1f s",
-                            idx, live.id, why, failures, self.lifecycle.backoff(failures))
+                log.warning(
+                    "bot turn (move %d) of game %s failed: %s; retry %d within %.1f s",
+                    idx,
+                    live.id,
+                    why,
+                    failures,
+                    self.lifecycle.backoff(failures),
+                )
                 await self._wait_retry(failures)
 
-    async def _bot_decision(self, live: LiveGame, seat: int, info: SeatInfo) -> tuple[Any, str | None]:
+    async def _bot_decision(
+        self, live: LiveGame, seat: int, info: SeatInfo
+    ) -> tuple[Any, str | None]:
         """The bot's action for the decision of ``seat`` now, and None; or, after
         ``bot_attempts`` failures in a row (the bot raised, answered an illegal action, or
         its worker died), a random legal action and the note that says so. A dead worker's
@@ -1139,7 +1250,9 @@ class GameService:
         problems: list[str] = []
         for attempt in range(1, attempts + 1):
             try:
-                action = module.Action.from_id(await server_bots.decide(self.pools, live.game, spec, obs))
+                action = module.Action.from_id(
+                    await server_bots.decide(self.pools, live.game, spec, obs)
+                )
                 if action in legal:
                     return action, None
                 problems.append(f"it answered {str(action)!r}, which is not legal")
@@ -1153,13 +1266,17 @@ class GameService:
             except Exception as e:
                 # the type only: the message may quote the bot's own hidden cards (blind reserves)
                 problems.append(f"it failed ({type(e).__name__})")
-                log.exception("bot %s failed in game %s (attempt %d of %d)", spec, live.id, attempt, attempts)
+                log.exception(
+                    "bot %s failed in game %s (attempt %d of %d)", spec, live.id, attempt, attempts
+                )
             if attempt < attempts:
                 await self._wait_retry(attempt)
         self.counters["random_moves"] += 1
         action = secrets.choice(legal)
-        note = (f"bot {spec} could not decide ({'; '.join(problems)}): "
-                f"a random legal action ({action}) was played for it")
+        note = (
+            f"bot {spec} could not decide ({'; '.join(problems)}): "
+            f"a random legal action ({action}) was played for it"
+        )
         log.error("game %s: %s", live.id, note)
         return action, note
 
@@ -1253,13 +1370,16 @@ class GameService:
                         continue
                     live = self._games.get(game_id)
                     if live is None:
-                        gone = await self.writer.run(self.storage.delete_unstarted_game, game_id, cutoff)
+                        gone = await self.writer.run(
+                            self.storage.delete_unstarted_game, game_id, cutoff
+                        )
                     elif live.lock.locked() or live.moves:
                         continue
                     else:
                         async with live.lock:
                             gone = not live.moves and await self.writer.run(
-                                self.storage.delete_unstarted_game, game_id, cutoff)
+                                self.storage.delete_unstarted_game, game_id, cutoff
+                            )
                             if gone:
                                 self._drop(live)
                     deleted += bool(gone)
@@ -1283,7 +1403,9 @@ class GameService:
                             continue
                         reason = f"{live.seats[seat].name} (seat {seat}) made no move for {span}: the game expired"
                         result = forfeit_result(live.state, seat, reason)
-                        if await self.writer.run(self.storage.finish_game, game_id, len(live.moves), result):
+                        if await self.writer.run(
+                            self.storage.finish_game, game_id, len(live.moves), result
+                        ):
                             live.result = result
                             live.updated_at = now
                             forfeited += 1
@@ -1304,7 +1426,9 @@ class GameService:
             Conflict: the game is still being played.
         """
         if not live.finished:
-            raise Conflict(f"game {live.id} is still being played; its record (with the deal seed) is available once it is over")
+            raise Conflict(
+                f"game {live.id} is still being played; its record (with the deal seed) is available once it is over"
+            )
         return GameRecord(
             game=live.game,
             num_players=live.num_players,
@@ -1317,7 +1441,11 @@ class GameService:
             metadata={
                 "game_id": live.id,
                 "seats": [{"seat": s.seat, "type": s.type, "bot": s.bot} for s in live.seats],
-                **({"notes": {str(i): n for i, n in sorted(live.notes.items())}} if live.notes else {}),
+                **(
+                    {"notes": {str(i): n for i, n in sorted(live.notes.items())}}
+                    if live.notes
+                    else {}
+                ),
             },
         )
 
@@ -1334,11 +1462,15 @@ class GameService:
         frames = [{"move": 0, "notation": None, "seat": None, "observation": state.to_dict()}]
         for k, (seat, text) in enumerate(live.moves, start=1):
             state.apply(text)
-            frames.append({"move": k, "notation": text, "seat": seat, "observation": state.to_dict()})
+            frames.append(
+                {"move": k, "notation": text, "seat": seat, "observation": state.to_dict()}
+            )
         return {
             "game": live.game,
             "num_players": live.num_players,
-            "seats": [{"seat": s.seat, "type": s.type, "name": s.name, "bot": s.bot} for s in live.seats],
+            "seats": [
+                {"seat": s.seat, "type": s.type, "name": s.name, "bot": s.bot} for s in live.seats
+            ],
             "frames": frames,
             "result": live.result,
         }

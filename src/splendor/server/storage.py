@@ -101,7 +101,7 @@ def normalize_url(url: str) -> str:
     (``postgresql+psycopg://``, the one installed); other URLs are returned unchanged."""
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 
@@ -121,13 +121,17 @@ class GameRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    next_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)  # 0002: None = over or unknown
+    next_seat: Mapped[int | None] = mapped_column(
+        Integer, nullable=True
+    )  # 0002: None = over or unknown
 
 
 class SeatRow(Base):
     __tablename__ = "seats"
 
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     type: Mapped[str] = mapped_column(String(8))
     name: Mapped[str] = mapped_column(String(64))
@@ -138,12 +142,16 @@ class SeatRow(Base):
 class MoveRow(Base):
     __tablename__ = "moves"
 
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
     idx: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     notation: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    note: Mapped[str | None] = mapped_column(Text, nullable=True)  # 0002: e.g. a random move played for a failed bot
+    note: Mapped[str | None] = mapped_column(
+        Text, nullable=True
+    )  # 0002: e.g. a random move played for a failed bot
 
 
 class IdempotencyRow(Base):
@@ -254,8 +262,12 @@ _TOUCH_GAME = (
 _FINISH_GAME = (
     update(_GAMES)
     .where(_GAMES.c.id == bindparam("gid"))
-    .values(updated_at=bindparam("now"), status=STATUS_FINISHED, result=bindparam("final", type_=JSON()),
-            next_seat=None)
+    .values(
+        updated_at=bindparam("now"),
+        status=STATUS_FINISHED,
+        result=bindparam("final", type_=JSON()),
+        next_seat=None,
+    )
 )
 
 
@@ -283,7 +295,9 @@ class Storage:
                 # one shared connection, or every thread would see its own empty database
                 kwargs.update(poolclass=StaticPool, connect_args={"check_same_thread": False})
             else:
-                Path(parsed.database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+                Path(parsed.database).expanduser().resolve().parent.mkdir(
+                    parents=True, exist_ok=True
+                )
         else:
             # a connection left over from before a database restart is replaced, not used
             kwargs.update(pool_pre_ping=True)
@@ -329,7 +343,9 @@ class Storage:
         """
         for x in seats:
             if not storable(x.name):
-                raise ValueError(f"seat {x.seat}: the name holds a NUL or a lone surrogate; it cannot be stored")
+                raise ValueError(
+                    f"seat {x.seat}: the name holds a NUL or a lone surrogate; it cannot be stored"
+                )
         now = utcnow()
         with self.engine.begin() as c:
             c.execute(
@@ -351,16 +367,27 @@ class Storage:
                 c.execute(
                     insert(_SEATS),
                     [
-                        {"game_id": game_id, "seat": x.seat, "type": x.type, "name": x.name, "bot": x.bot,
-                         "token_hash": x.token_hash}
+                        {
+                            "game_id": game_id,
+                            "seat": x.seat,
+                            "type": x.type,
+                            "name": x.name,
+                            "bot": x.bot,
+                            "token_hash": x.token_hash,
+                        }
                         for x in seats
                     ],
                 )
             if idempotency is not None:
                 c.execute(
                     insert(IdempotencyRow.__table__),
-                    {"key_hash": idempotency.key_hash, "game_id": game_id, "request_hash": idempotency.request_hash,
-                     "salt": idempotency.salt, "created_at": now},
+                    {
+                        "key_hash": idempotency.key_hash,
+                        "game_id": game_id,
+                        "request_hash": idempotency.request_hash,
+                        "salt": idempotency.salt,
+                        "created_at": now,
+                    },
                 )
         return StoredGame(
             id=game_id,
@@ -417,32 +444,58 @@ class Storage:
         except IntegrityError:
             if len(moves) == 1:
                 m = moves[0]
-                return [StaleMoveError(f"move {m.idx} of game {m.game_id} is stale: it was stored by another writer")]
+                return [
+                    StaleMoveError(
+                        f"move {m.idx} of game {m.game_id} is stale: it was stored by another writer"
+                    )
+                ]
         return [self.append_moves([m])[0] for m in moves]
 
     @staticmethod
-    def _store_moves(c: Any, moves: Sequence[MoveToStore], now: datetime) -> list[datetime | StaleMoveError]:
+    def _store_moves(
+        c: Any, moves: Sequence[MoveToStore], now: datetime
+    ) -> list[datetime | StaleMoveError]:
         """Three statements whatever the number of moves: the last stored move number of
         each game, one multi-row INSERT, one executemany UPDATE (plus one per finished game)."""
-        stored = {gid: int(last) + 1 for gid, last in c.execute(_LAST_IDX, {"game_ids": sorted({m.game_id for m in moves})})}
+        stored = {
+            gid: int(last) + 1
+            for gid, last in c.execute(_LAST_IDX, {"game_ids": sorted({m.game_id for m in moves})})
+        }
         outcomes: list[datetime | StaleMoveError] = []
         rows: list[dict[str, Any]] = []
         touched: dict[str, MoveToStore] = {}
         for m in moves:
             expected = stored.get(m.game_id, 0)
             if m.idx != expected:
-                outcomes.append(StaleMoveError(f"move {m.idx} of game {m.game_id} is stale: {expected} moves are stored"))
+                outcomes.append(
+                    StaleMoveError(
+                        f"move {m.idx} of game {m.game_id} is stale: {expected} moves are stored"
+                    )
+                )
                 continue
             stored[m.game_id] = expected + 1
-            rows.append({"game_id": m.game_id, "idx": m.idx, "seat": m.seat, "notation": m.notation, "created_at": now,
-                         "note": m.note})
-            prev = touched.get(m.game_id)  # the last move of each game (its next seat), or the one that ends it
+            rows.append(
+                {
+                    "game_id": m.game_id,
+                    "idx": m.idx,
+                    "seat": m.seat,
+                    "notation": m.notation,
+                    "created_at": now,
+                    "note": m.note,
+                }
+            )
+            prev = touched.get(
+                m.game_id
+            )  # the last move of each game (its next seat), or the one that ends it
             touched[m.game_id] = prev if prev is not None and prev.result is not None else m
             outcomes.append(now)
         if rows:
             c.execute(insert(_MOVES), rows)
-            touch = [{"gid": gid, "now": now, "next_seat": m.next_seat}
-                     for gid, m in touched.items() if m.result is None]
+            touch = [
+                {"gid": gid, "now": now, "next_seat": m.next_seat}
+                for gid, m in touched.items()
+                if m.result is None
+            ]
             if touch:
                 c.execute(_TOUCH_GAME, touch)
             for gid, m in touched.items():
@@ -461,7 +514,9 @@ class Storage:
             row = s.get(GameRow, game_id)
             if row is None:
                 return None
-            seats = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).all()
+            seats = s.scalars(
+                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+            ).all()
             moves = s.execute(
                 select(MoveRow.seat, MoveRow.notation, MoveRow.note)
                 .where(MoveRow.game_id == game_id)
@@ -514,7 +569,9 @@ class Storage:
         move, oldest first, at most ``limit``."""
         q = (
             select(GameRow.id)
-            .where(GameRow.status == STATUS_ACTIVE, GameRow.created_at < created_before, ~_HAS_MOVES)
+            .where(
+                GameRow.status == STATUS_ACTIVE, GameRow.created_at < created_before, ~_HAS_MOVES
+            )
             .order_by(GameRow.created_at, GameRow.id)
             .limit(limit)
         )
@@ -544,7 +601,9 @@ class Storage:
         move first, at most ``limit``: the candidates for expiry as abandoned."""
         q = (
             select(GameRow.id)
-            .outerjoin(SeatRow, (SeatRow.game_id == GameRow.id) & (SeatRow.seat == GameRow.next_seat))
+            .outerjoin(
+                SeatRow, (SeatRow.game_id == GameRow.id) & (SeatRow.seat == GameRow.next_seat)
+            )
             .where(
                 GameRow.status == STATUS_ACTIVE,
                 GameRow.updated_at < updated_before,
@@ -562,7 +621,12 @@ class Storage:
         (a forfeit, say) without a move; True if it was finished (nothing is written
         otherwise: the game is over already or a move came in since)."""
         now = utcnow()
-        moves = select(func.count()).select_from(_MOVES).where(_MOVES.c.game_id == game_id).scalar_subquery()
+        moves = (
+            select(func.count())
+            .select_from(_MOVES)
+            .where(_MOVES.c.game_id == game_id)
+            .scalar_subquery()
+        )
         with self.engine.begin() as c:
             done = c.execute(
                 update(_GAMES)
@@ -587,11 +651,15 @@ class Storage:
             if not mine:
                 return []
             rows = s.scalars(
-                select(GameRow).where(GameRow.id.in_(list(mine))).order_by(GameRow.created_at.desc(), GameRow.id)
+                select(GameRow)
+                .where(GameRow.id.in_(list(mine)))
+                .order_by(GameRow.created_at.desc(), GameRow.id)
             ).all()
             out = []
             for row in rows:
-                seats = s.scalars(select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.seat)).all()
+                seats = s.scalars(
+                    select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.seat)
+                ).all()
                 out.append((_stored(row, seats, []), sorted(mine[row.id])))
             return out
 

@@ -273,8 +273,10 @@ def side_panel(obs: Observation, names: Sequence[str] | None = None, *, you: boo
             royals.append_text(royal_text(royal, k + 1))
             continue
         who = owners.get(k)
-        holder = "you" if you and who == obs.seat else (
-            seat_label(names, who) if who is not None else "?"
+        holder = (
+            "you"
+            if you and who == obs.seat
+            else (seat_label(names, who) if who is not None else "?")
         )
         royals.append(f"[{k + 1}] ", style="dim")
         if k in by_id:
@@ -339,9 +341,7 @@ class _ByWidth:
         yield self.wide if options.max_width >= self.min_width else self.narrow
 
 
-def _player_cell(
-    obs: Observation, p: Any, names: Sequence[str] | None, you: bool
-) -> Text:
+def _player_cell(obs: Observation, p: Any, names: Sequence[str] | None, you: bool) -> Text:
     who = Text()
     who.append(f"{TURN_MARK} " if p.seat == obs.current_player else "  ", style="bold green")
     who.append(f"{p.seat} ", style="dim")

@@ -32,7 +32,12 @@ def upgrade() -> None:
     op.create_index("ix_games_status", "games", ["status"])
     op.create_table(
         "seats",
-        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column(
+            "game_id",
+            sa.String(32),
+            sa.ForeignKey("games.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
         sa.Column("seat", sa.Integer, primary_key=True),
         sa.Column("type", sa.String(8), nullable=False),
         sa.Column("name", sa.String(64), nullable=False),
@@ -42,7 +47,12 @@ def upgrade() -> None:
     op.create_index("ix_seats_token_hash", "seats", ["token_hash"])
     op.create_table(
         "moves",
-        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column(
+            "game_id",
+            sa.String(32),
+            sa.ForeignKey("games.id", ondelete="CASCADE"),
+            primary_key=True,
+        ),
         sa.Column("idx", sa.Integer, primary_key=True),
         sa.Column("seat", sa.Integer, nullable=False),
         sa.Column("notation", sa.String(32), nullable=False),

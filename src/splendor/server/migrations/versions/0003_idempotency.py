@@ -26,7 +26,9 @@ def upgrade() -> None:
     op.create_table(
         "idempotency_keys",
         sa.Column("key_hash", sa.String(64), primary_key=True),
-        sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False
+        ),
         sa.Column("request_hash", sa.String(64), nullable=False),
         sa.Column("salt", sa.String(64), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
