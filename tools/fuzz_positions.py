@@ -65,7 +65,7 @@ class Figures:
     capped: int = 0
     examples: list[str] = field(default_factory=list)
 
-    def merge(self, other: "Figures") -> None:
+    def merge(self, other: Figures) -> None:
         for name in ("tried", "refused", "accepted", "corrupted", "crashes", "capped"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.examples += other.examples[: max(0, 20 - len(self.examples))]
@@ -82,7 +82,7 @@ class Figures:
         }
 
 
-def _reader(stream, lines: "queue.Queue[str | None]") -> None:
+def _reader(stream, lines: queue.Queue[str | None]) -> None:
     for line in stream:
         lines.put(line)
     lines.put(None)
@@ -123,7 +123,7 @@ def run_chunk(
         proc = subprocess.Popen(
             cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
-        lines: "queue.Queue[str | None]" = queue.Queue()
+        lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=_reader, args=(proc.stdout, lines), daemon=True).start()
         err: list[str] = []
         threading.Thread(target=lambda: err.extend(proc.stderr), daemon=True).start()

@@ -39,10 +39,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from .core import ENGINE_SOURCES, refresh_numba_cache
-
 from . import classic, duel
 from .classic import rules as classic_rules
+from .core import ENGINE_SOURCES, refresh_numba_cache
 from .duel import rules as duel_rules
 
 refresh_numba_cache(__file__, *ENGINE_SOURCES)

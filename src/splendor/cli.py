@@ -7,7 +7,6 @@ the engine API (:mod:`splendor.game`, :mod:`splendor.record`, :mod:`splendor.bot
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -41,8 +40,8 @@ def play(
         "e.g. external:./examples/external_bot.py; see README 'Bot protocol'). Missing seats "
         "are filled with greedy bots. A bot that fails forfeits the game.",
     ),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Deal seed (random if omitted)."),
-    record: Optional[Path] = typer.Option(
+    seed: int | None = typer.Option(None, "--seed", help="Deal seed (random if omitted)."),
+    record: Path | None = typer.Option(
         None, "--record", "-r", help="Where to save the game record (default: records/<time>.json)."
     ),
     name: str = typer.Option("you", "--name", help="Your name in the record (human seats)."),
@@ -52,7 +51,7 @@ def play(
     quiet: bool = typer.Option(
         False, "--quiet", "-q", help="Bots-only games: print only the result."
     ),
-    turn_cap: Optional[int] = typer.Option(
+    turn_cap: int | None = typer.Option(
         None,
         "--turn-cap",
         help="Duel only (rule D25): end the game with no winner after N turns; 0 for none. "
@@ -150,7 +149,7 @@ def bench(
     seconds: float = typer.Option(3.0, "--seconds", help="Time per measurement."),
     players: str = typer.Option("2,3,4", "--players", help="Classic player counts to measure."),
     games: str = typer.Option("classic,duel", "--games", help="Games to measure: classic, duel."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Also write the JSON here."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Also write the JSON here."),
 ) -> None:
     """Random-playout speed of the engines, compiled and through the Python API (JSON)."""
     from .bench import main as bench_main
@@ -199,27 +198,27 @@ def arena(
     backend: str = typer.Option(
         "local", "--backend", help="Where games run: local (process pool), serial, ray."
     ),
-    workers: Optional[int] = typer.Option(
+    workers: int | None = typer.Option(
         None, "--workers", "-j", help="Local processes (or CPUs of a local Ray); default all cores."
     ),
-    address: Optional[str] = typer.Option(
+    address: str | None = typer.Option(
         None,
         "--address",
         help="Ray cluster address for --backend ray (e.g. auto, ray://host:10001); "
         "without it a local Ray instance is started.",
     ),
-    out: Optional[Path] = typer.Option(
+    out: Path | None = typer.Option(
         None,
         "--out",
         "-o",
         help="Output folder (default arena/<time>/): records, results.json, ratings.png.",
     ),
-    turn_cap: Optional[int] = typer.Option(
+    turn_cap: int | None = typer.Option(
         None,
         "--turn-cap",
         help="Duel only (D25): games end with no winner after N turns (default 400; 0: none).",
     ),
-    max_decisions: Optional[int] = typer.Option(
+    max_decisions: int | None = typer.Option(
         None,
         "--max-decisions",
         help="Classic only: the arena stops a game after N decisions with no winner "
@@ -261,8 +260,8 @@ def arena(
     from rich.text import Text
 
     from .arena import ArenaError, check_backend, default_out_dir, prepare_arena, run_arena
-    from .record import RecordError
     from .arena.report import head_to_head_table, results_table
+    from .record import RecordError
 
     console = Console(highlight=False)
     if not console.is_terminal and "COLUMNS" not in os.environ:
@@ -389,13 +388,13 @@ def serve(
         "127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."
     ),
     port: int = typer.Option(8000, "--port", help="TCP port."),
-    database_url: Optional[str] = typer.Option(
+    database_url: str | None = typer.Option(
         None,
         "--database-url",
         help="SQLAlchemy database URL: sqlite:///path/games.db or "
         "postgresql+psycopg://user:password@host/db. Default: a SQLite file in your data directory.",
     ),
-    bot_workers: Optional[int] = typer.Option(
+    bot_workers: int | None = typer.Option(
         None,
         "--bot-workers",
         help="Processes in which the searching bots (medium, hard) think (default: CPU count, "

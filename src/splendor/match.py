@@ -12,7 +12,8 @@ every other seat wins (:func:`splendor.record.forfeit_result`).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
+from typing import Any
 
 from .bots.base import BotError
 from .game import check_player_count, get_game

@@ -61,10 +61,11 @@ from __future__ import annotations
 import copy
 import json
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from .game import get_game
 
@@ -120,7 +121,7 @@ class GameRecord:
     options: dict[str, Any] = field(default_factory=dict)
     actions: list[str] = field(default_factory=list)
     result: dict[str, Any] | None = None
-    started_at: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat())
+    started_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat())
     metadata: dict[str, Any] = field(default_factory=dict)
 
     # -------------------------------------------------------------- building
@@ -269,7 +270,7 @@ class GameRecord:
         }
 
     @classmethod
-    def from_dict(cls, data: Any) -> "GameRecord":
+    def from_dict(cls, data: Any) -> GameRecord:
         """Read a record dict, checking its shape (not its actions: see :meth:`replay`).
 
         Every field must have its documented type (module docstring): ``game`` a string,
@@ -348,7 +349,7 @@ class GameRecord:
         )
 
     @classmethod
-    def from_json(cls, text: str | bytes, source: str = "record") -> "GameRecord":
+    def from_json(cls, text: str | bytes, source: str = "record") -> GameRecord:
         """Read a record from JSON text (as :meth:`to_json` writes it).
 
         Args:
@@ -396,7 +397,7 @@ class GameRecord:
         return p
 
     @classmethod
-    def load(cls, path: str | Path) -> "GameRecord":
+    def load(cls, path: str | Path) -> GameRecord:
         """Read a record file (at most :data:`MAX_RECORD_BYTES`).
 
         Raises:

@@ -5,7 +5,7 @@ policy that plays greedy's best decision when it does not explore."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -32,7 +32,7 @@ def _compiled(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mask, out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _games(games: int, seed: int) -> tuple[tuple[State, tuple[float, ...]], ...]:
     """Every decision of ``games`` duels, with DuelEvaluator's scores of its legal
     decisions: half of the moves uniformly random, half greedy's best, so that every phase

@@ -11,7 +11,7 @@ in the state array; the notation uses 1-based levels and slots (``buy 1.1`` is l
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 

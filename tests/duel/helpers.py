@@ -15,7 +15,7 @@ separated by ``/`` or new lines and spaces are ignored.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 

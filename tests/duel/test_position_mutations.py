@@ -26,8 +26,8 @@ import pytest
 from numba import config
 
 from splendor import duel
-from splendor.duel import CARDS
 from splendor.core import array_from_dict
+from splendor.duel import CARDS
 from splendor.duel.state import STATE_DTYPE
 
 _TOOL = Path(__file__).resolve().parents[2] / "tools" / "fuzz_duel_positions.py"

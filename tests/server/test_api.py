@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Iterator
 from concurrent.futures import Executor, Future
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient

@@ -6,8 +6,9 @@ limits are configurable (:class:`splendor.server.app.Limits`)."""
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient

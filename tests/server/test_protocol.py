@@ -10,9 +10,9 @@ from splendor import classic, duel
 from splendor.server.protocol import (
     MalformedActionError,
     action_json,
-    parse_action,
     log_entry_json,
     log_json,
+    parse_action,
     public_observation,
     state_message,
     state_message_json,

@@ -12,9 +12,10 @@ import os
 import random
 import signal
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import pytest
 from sqlalchemy.exc import OperationalError

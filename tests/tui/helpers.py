@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from typing import Callable
+from collections.abc import Callable
 
 from rich.console import Console
 

@@ -20,10 +20,11 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from .ratings import BOOTSTRAP, Ratings, rate
 from .report import build_results, ms_per_decision, plot_ratings

@@ -21,8 +21,9 @@ timings, output folder) depends only on the settings and seeds, given determinis
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from rich import box
 from rich.table import Table

@@ -31,9 +31,10 @@ import inspect
 import multiprocessing
 import os
 import time
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any
 
 from .schedule import GameTask
 

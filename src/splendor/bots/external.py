@@ -64,8 +64,9 @@ import threading
 import time
 import weakref
 from collections import deque
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..game import games, get_game
 from .base import BotError
@@ -156,7 +157,7 @@ def game_of(observation: Any) -> str:
     raise TypeError(f"not an observation of a known game: {type(observation).__name__}")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _tables_json(game: str) -> str:
     module = get_game(game)
     tables: dict[str, Any] = {"cards": [dataclasses.asdict(c) for c in module.CARDS]}
@@ -688,7 +689,7 @@ class ExternalBot:
             _wait_exit(proc, self.grace)
         self._stop()
 
-    def __enter__(self) -> "ExternalBot":
+    def __enter__(self) -> ExternalBot:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -770,7 +771,7 @@ class ExternalBot:
                 pass
 
     @staticmethod
-    def _write_stdin(proc: subprocess.Popen, outbox: "queue.Queue[bytes | None]") -> None:
+    def _write_stdin(proc: subprocess.Popen, outbox: queue.Queue[bytes | None]) -> None:
         try:
             while True:
                 data = outbox.get()

@@ -33,7 +33,8 @@ In the final round (C14) only immediate points count.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

@@ -49,8 +49,9 @@ a take above 10 tokens counts what it gives back (D20) as the return decision wo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations_with_replacement
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

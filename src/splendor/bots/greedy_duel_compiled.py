@@ -42,7 +42,6 @@ replenish score is the evaluator's too. A state whose tokens are not all account
 
 from __future__ import annotations
 
-
 import numpy as np
 from numba import njit
 

@@ -10,8 +10,9 @@ observation every iteration, so it never reads hidden information (C16, D22).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -124,7 +124,7 @@ class Action:
         raise TypeError("use Action.from_id(i) or Action.parse(text)")
 
     @classmethod
-    def _make(cls, i: int) -> "Action":
+    def _make(cls, i: int) -> Action:
         self = object.__new__(cls)
         kind, base = "", 0
         for start, name in _KINDS:
@@ -173,7 +173,7 @@ class Action:
         return self
 
     @classmethod
-    def from_id(cls, i: int) -> "Action":
+    def from_id(cls, i: int) -> Action:
         """Return the action with id ``i``.
 
         Raises:
@@ -184,7 +184,7 @@ class Action:
         return _bad_id(i)
 
     @classmethod
-    def parse(cls, text: str) -> "Action":
+    def parse(cls, text: str) -> Action:
         """Parse an action in notation (case-insensitive, extra spaces ignored).
 
         Examples: ``take W U G``, ``take R R``, ``reserve 2.3``, ``reserve d1``,

@@ -33,7 +33,6 @@ from ..core import (
     seed_rng,
     state_record,
 )
-
 from .actions import (
     BUY_CHOOSE,
     BUY_FACEUP,

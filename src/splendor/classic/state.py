@@ -8,15 +8,22 @@ C16) are thin read-only views over such an array; only :meth:`State.apply` chang
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
-from ..core import ArrayPosition, HiddenCard, IllegalActionError, check_seed, seed_rng
+from ..core import (
+    ArrayPosition,
+    HiddenCard,
+    IllegalActionError,
+    check_integer_fields,
+    check_seed,
+    seed_rng,
+)
 from ..core import array_from_dict as _array_from_dict
 from ..core import array_to_dict as _array_to_dict
-from ..core import check_integer_fields
 from . import rules
 from .actions import ACTIONS, NUM_ACTIONS, Action
 from .cards import (
@@ -324,11 +331,11 @@ class State(_View, ArrayPosition):
             f"(phase: {self.phase}). Legal now: {legal}"
         )
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """An independent copy that replays identically."""
         return State(self._a.copy())
 
-    def observation(self, seat: int) -> "Observation":
+    def observation(self, seat: int) -> Observation:
         """What ``seat`` may see (C16): deck order, the generator and other seats' blind
         reserves removed (their level stays).
 
@@ -361,7 +368,7 @@ class State(_View, ArrayPosition):
         return array_to_dict(self._a)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "State":
+    def from_dict(cls, data: dict[str, Any]) -> State:
         """Load a position written by :meth:`to_dict`: the one gate every position from
         outside passes before the compiled rules (which have no bounds checks) see it.
 

@@ -13,6 +13,7 @@ Example::
 from . import board
 from .actions import ACTIONS, NOTATION_HELP, NUM_ACTIONS, Action
 from .cards import CARDS, ROYALS, Card, Royal
+from .position import position_problems as check_position  # the gate of State.from_dict
 from .state import (
     STATE_DTYPE,
     HiddenCard,
@@ -26,7 +27,6 @@ from .state import (
     replay,
     warm_up,
 )
-from .position import position_problems as check_position  # the gate of State.from_dict
 
 GAME_NAME = "duel"
 MIN_PLAYERS = 2

@@ -140,7 +140,7 @@ class Action:
         raise TypeError("use Action.from_id(i) or Action.parse(text)")
 
     @classmethod
-    def _make(cls, i: int) -> "Action":
+    def _make(cls, i: int) -> Action:
         self = object.__new__(cls)
         kind, base = "", 0
         for start, name in _KINDS:
@@ -196,7 +196,7 @@ class Action:
         return self
 
     @classmethod
-    def from_id(cls, i: int) -> "Action":
+    def from_id(cls, i: int) -> Action:
         """The decision with id ``i``.
 
         Raises:
@@ -209,7 +209,7 @@ class Action:
         return ACTIONS[int(i)]
 
     @classmethod
-    def parse(cls, text: str) -> "Action":
+    def parse(cls, text: str) -> Action:
         """Read one decision in notation (case and spacing are free; the cells of a
         ``take`` may come in any order).
 

@@ -8,8 +8,9 @@ D22) are thin read-only views over such an array; only :meth:`State.apply` chang
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -406,11 +407,11 @@ class State(_View, ArrayPosition):
             f"(phase: {self.phase}). Legal now: {shown}"
         )
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """An independent copy that replays identically."""
         return State(self._a.copy())
 
-    def observation(self, seat: int) -> "Observation":
+    def observation(self, seat: int) -> Observation:
         """What ``seat`` may see (D22): deck order, the generator (so the bag's draw order)
         and the opponent's blind reserves removed (their level stays).
 
@@ -443,7 +444,7 @@ class State(_View, ArrayPosition):
         return _array_to_dict(self._a, POSITION_FORMAT, POSITION_VERSION)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "State":
+    def from_dict(cls, data: dict[str, Any]) -> State:
         """Load a position written by :meth:`to_dict`: the one gate for positions from
         outside (JSON, OpenSpiel's ``deserialize_state``, hosts).
 

@@ -37,7 +37,7 @@ Example::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -47,10 +47,10 @@ from .. import classic, duel
 from ..classic import cards as ccards
 from ..classic import rules as crules
 from ..classic import state as cstate
+from ..core import ENGINE_SOURCES, refresh_numba_cache, state_record
 from ..duel import cards as dcards
 from ..duel import rules as drules
 from ..duel import state as dstate
-from ..core import ENGINE_SOURCES, refresh_numba_cache, state_record
 
 refresh_numba_cache(__file__, *ENGINE_SOURCES)
 
@@ -424,7 +424,7 @@ def _spec_duel() -> list[tuple[str, tuple[int, ...], str, str, str, float]]:
     ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _layout(game: str, num_players: int) -> tuple[Field, ...]:
     spec = _spec_classic(num_players) if game == "classic" else _spec_duel()
     out: list[Field] = []
@@ -620,7 +620,7 @@ if (
     raise RuntimeError("encoding: the kernel field order differs from the layout")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _offsets(game: str, num_players: int) -> tuple[np.ndarray, int]:
     fields = _layout(game, num_players)
     off = np.array([f.offset for f in fields], dtype=np.int64)

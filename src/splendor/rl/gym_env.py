@@ -23,7 +23,8 @@ those of :mod:`splendor.rl.pettingzoo_env`, seen from the learning seat.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np

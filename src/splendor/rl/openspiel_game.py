@@ -49,9 +49,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from types import ModuleType
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -181,7 +182,7 @@ class _SplendorGameBase(pyspiel.Game):
         self.deals: int = deals
         self._outcomes = _deal_outcomes(deals)
 
-    def new_initial_state(self) -> "SplendorState":
+    def new_initial_state(self) -> SplendorState:
         """The chance node before the deal: its outcome ``d`` deals the engine game of seed
         ``seed + d`` (C1-C5, D1-D5)."""
         return SplendorState(self)
@@ -190,7 +191,7 @@ class _SplendorGameBase(pyspiel.Game):
         """1: the deal."""
         return 1
 
-    def new_initial_state_for_seed(self, seed: int) -> "SplendorState":
+    def new_initial_state_for_seed(self, seed: int) -> SplendorState:
         """A new game dealt from engine seed ``seed`` (``0 <= seed < 2**63``): the same seed
         deals the same game as ``splendor.classic.new_game`` / ``splendor.duel.new_game``
         (C18, D24). When ``seed`` is one of the game's deals, the state is the chance node's
@@ -210,7 +211,7 @@ class _SplendorGameBase(pyspiel.Game):
             engine = duel.new_game(2, seed, turn_cap=self.turn_cap or None)
         return self.state_from_engine(engine)
 
-    def state_from_engine(self, engine_state: Any) -> "SplendorState":
+    def state_from_engine(self, engine_state: Any) -> SplendorState:
         """Wrap a copy of an engine state (a :class:`splendor.classic.State` or
         :class:`splendor.duel.State` of this game) as an OpenSpiel state. Its decision count
         and public history start empty, whatever the engine state's turn.
@@ -232,7 +233,7 @@ class _SplendorGameBase(pyspiel.Game):
         st._core.set_engine(engine_state.copy())
         return st
 
-    def deserialize_state(self, text: str) -> "SplendorState":
+    def deserialize_state(self, text: str) -> SplendorState:
         """A state from ``state.serialize()`` text of this game (OpenSpiel's own format:
         history, move number, then the state's attributes as a pickle). The engine
         position inside goes through the game's ``State.from_dict`` gate, and the state
@@ -259,7 +260,7 @@ class _SplendorGameBase(pyspiel.Game):
         self,
         iig_obs_type: pyspiel.IIGObservationType | dict | None = None,
         params: dict | None = None,
-    ) -> "SplendorObserver":
+    ) -> SplendorObserver:
         """The observer OpenSpiel uses for observation and information-state strings and
         tensors (see :class:`SplendorObserver`).
 
@@ -384,7 +385,7 @@ class _Core:
             self.anchor, self.log, self.pending = st, tuple(entries), []
         return self.log
 
-    def resampled(self, engine: Any) -> "_Core":
+    def resampled(self, engine: Any) -> _Core:
         """A core over ``engine`` (a determinization) that keeps this one's public history
         and decision count."""
         log = self.public_log()
@@ -395,13 +396,13 @@ class _Core:
         c.refresh()
         return c
 
-    def _shell(self) -> "_Core":
+    def _shell(self) -> _Core:
         c = _Core(self.kind, self.num_players, self.max_decisions, self.turn_cap)
         c.decisions = self.decisions
         c.cur = self.cur
         return c
 
-    def __deepcopy__(self, memo: dict) -> "_Core":
+    def __deepcopy__(self, memo: dict) -> _Core:
         c = self._shell()
         c.engine = None if self.engine is None else self.engine.copy()
         c.anchor = self.anchor  # never mutated: replays work on a copy
@@ -428,7 +429,7 @@ class _Core:
             separators=(",", ":"),
         )
 
-    def __reduce__(self) -> tuple[Callable[[str], "_Core"], tuple[str]]:
+    def __reduce__(self) -> tuple[Callable[[str], _Core], tuple[str]]:
         return (_core_from_json, (self.to_json(),))
 
 
@@ -625,7 +626,7 @@ class SplendorState(pyspiel.State):
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Any = None
-    ) -> "SplendorState":
+    ) -> SplendorState:
         """A full state that ``player_id`` cannot tell from this one: the cards that seat
         cannot see (other seats' blind reserves, deck contents and order) are redrawn by the
         engine's ``determinize`` (C16, D22) and the generator is fresh, so future deck and

@@ -9,7 +9,8 @@ view of the seat to act (seat 0 once the game is over).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

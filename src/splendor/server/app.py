@@ -48,11 +48,12 @@ import logging
 import math
 import re
 import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, AsyncIterator, Awaitable, Callable, MutableMapping
+from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -154,7 +155,7 @@ class Limits:
             _parse_rate(name, getattr(self, name))
 
     @classmethod
-    def unlimited_rates(cls, **kwargs: Any) -> "Limits":
+    def unlimited_rates(cls, **kwargs: Any) -> Limits:
         """Limits without rate limits (load tests, benchmarks), sizes as given or default."""
         return cls(create_rate=None, action_rate=None, **kwargs)
 

@@ -12,8 +12,9 @@ other clients. A client that falls more than
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .protocol import dumps
 

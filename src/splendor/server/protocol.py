@@ -30,7 +30,8 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -59,10 +59,11 @@ import logging
 import re
 import secrets
 import time
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Callable, Coroutine, NamedTuple, Sequence, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 
@@ -335,7 +336,7 @@ def _first_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {text[0][:200]}" if text else type(e).__name__
 
 
-def _retrieve(task: "asyncio.Future[Any]") -> None:
+def _retrieve(task: asyncio.Future[Any]) -> None:
     """Mark the exception of a task nobody awaits any more as seen."""
     if not task.cancelled():
         task.exception()

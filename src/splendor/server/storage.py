@@ -36,10 +36,11 @@ in WAL mode with ``synchronous=NORMAL`` (see :func:`_sqlite_pragmas`).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -71,7 +72,7 @@ STATUS_FINISHED = "finished"
 
 def utcnow() -> datetime:
     """The current time, timezone-aware UTC."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def hash_token(token: str) -> str:
@@ -273,7 +274,7 @@ _FINISH_GAME = (
 
 def _aware(t: datetime) -> datetime:
     """SQLite gives naive datetimes back: they were stored as UTC."""
-    return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
+    return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
 
 
 class Storage:

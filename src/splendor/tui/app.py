@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -409,7 +410,7 @@ def forfeit_lines(result: dict[str, Any], names: Sequence[str]) -> list[str]:
     return [f"scores: {scores}", f"winner: {winners} (forfeit by {loser}, {result['turns']} turns)"]
 
 
-def _close_bots(agents: Sequence["_Narrated"], rec: GameRecord | None) -> None:
+def _close_bots(agents: Sequence[_Narrated], rec: GameRecord | None) -> None:
     """Close every bot that has a ``close()``; external programs are told the result
     (None for a game that did not end)."""
     result = rec.result if rec is not None else None

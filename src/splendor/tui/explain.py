@@ -7,7 +7,7 @@ explains an entry that is not an action at all.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..classic import Action, HiddenCard, Observation
 from ..colors import GEM_LETTERS, NUM_GEMS

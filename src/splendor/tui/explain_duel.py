@@ -9,7 +9,8 @@ entry that is not an action at all.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..colors import DUEL_GOLD, DUEL_TOKEN_LETTERS, GEM_LETTERS, NUM_GEMS, PEARL
 from ..duel import Action, HiddenCard, Observation

@@ -13,9 +13,10 @@ line, what a later decision of the same turn shows, and the events worth a line 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from rich.console import RenderableType
 from rich.text import Text

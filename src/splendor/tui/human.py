@@ -17,7 +17,8 @@ end of a piped file) stops the game the same way: :class:`QuitGame` is raised.
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text

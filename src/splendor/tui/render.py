@@ -13,7 +13,8 @@ background (so it reads on dark and light terminals alike) and always carries it
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from rich import box
 from rich.console import Group, RenderableType

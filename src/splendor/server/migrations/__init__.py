@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 HERE = Path(__file__).resolve().parent
 
 
-def alembic_config(url: str | None = None) -> "Config":
+def alembic_config(url: str | None = None) -> Config:
     """An :class:`alembic.config.Config` for these migrations (no ``alembic.ini`` needed).
 
     Args:
