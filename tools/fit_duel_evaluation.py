@@ -111,7 +111,7 @@ def main() -> None:
     )
     print(f"DUEL_EVAL_TEMPO = {w[0]:.2f}")
     print("DUEL_EVAL_WEIGHTS =", "[" + ", ".join(f"{v:.2f}" for v in w[1:]) + "]")
-    for name, v in zip(DUEL_FEATURES, w[1:]):
+    for name, v in zip(DUEL_FEATURES, w[1:], strict=True):
         print(f"  {name:>16}: {v:6.2f}")
 
 

@@ -126,7 +126,7 @@ def run_chunk(
         lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=_reader, args=(proc.stdout, lines), daemon=True).start()
         err: list[str] = []
-        threading.Thread(target=lambda: err.extend(proc.stderr), daemon=True).start()
+        threading.Thread(target=err.extend, args=(proc.stderr,), daemon=True).start()
         finished = hung = False
         first = True
         while True:

@@ -41,7 +41,7 @@ from numba import njit
 
 from . import classic, duel
 from .classic import rules as classic_rules
-from .core import ENGINE_SOURCES, refresh_numba_cache
+from .core import ENGINE_SOURCES, refresh_numba_cache, state_record
 from .duel import rules as duel_rules
 
 refresh_numba_cache(__file__, *ENGINE_SOURCES)
@@ -66,7 +66,7 @@ def _classic_games(
     for g in range(n_games):
         classic_rules.setup(arr, num_players, first_seed + g)
         stats[0] += classic_rules.random_playout(arr, rng, 1 << 30)
-        s = classic_rules.state_record(arr)
+        s = state_record(arr)
         stats[1] += s.turn
         if s.end_reason == classic_rules.END_STALL:
             stats[2] += 1
@@ -86,7 +86,7 @@ def _duel_games(
     for g in range(n_games):
         duel_rules.setup(arr, first_seed + g, DUEL_TURN_CAP)
         stats[0] += duel_rules.random_playout(arr, rng, 1 << 30)
-        s = duel_rules.state_record(arr)
+        s = state_record(arr)
         stats[1] += s.turn
         if s.end_reason == duel_rules.END_CAP:
             stats[2] += 1
@@ -253,7 +253,7 @@ def bench_mcts(num_players: int, seconds: float, game: str = "classic") -> dict[
         iterations = 0
         spent = 0.0
         for st in positions:
-            bot = MCTSBot(seconds=seconds / 6, seed=1, early_stop=False, **kwargs)  # type: ignore[arg-type]
+            bot = MCTSBot(seconds=seconds / 6, seed=1, early_stop=False, **kwargs)
             bot.search(st.observation(st.current_player))
             assert bot.last is not None
             iterations += bot.last.iterations

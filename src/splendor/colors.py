@@ -33,7 +33,7 @@ def color_index(name: str) -> int:
         ValueError: ``name`` is not one of white/blue/green/red/black or W/U/G/R/K.
     """
     key = name.strip().lower()
-    for i, (full, letter) in enumerate(zip(GEM_COLORS, GEM_LETTERS)):
+    for i, (full, letter) in enumerate(zip(GEM_COLORS, GEM_LETTERS, strict=True)):
         if key in (full, letter.lower()):
             return i
     raise ValueError(

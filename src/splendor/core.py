@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ def check_seed(seed: Any) -> int:
         ValueError: not an integer ``0 <= seed < 2**63``.
     """
     if seed is None:
-        return int(np.random.SeedSequence().entropy % (1 << 62))
+        return secrets.randbelow(1 << 62)
     if (
         not isinstance(seed, (int, np.integer))
         or isinstance(seed, bool)
@@ -55,9 +56,9 @@ def check_seed(seed: Any) -> int:
 # --------------------------------------------------------------------------- compiled
 
 
-if config.DISABLE_JIT:
+if config.DISABLE_JIT:  # type: ignore[attr-defined]  # numba.config sets its options at import
 
-    def state_record(arr: np.ndarray):
+    def state_record(arr: np.ndarray) -> np.record:
         """The game record of ``arr`` with attribute access (``s.tokens``): plain Python
         (``NUMBA_DISABLE_JIT=1``) needs an ``np.record``, since ``arr[0]`` is a
         ``numpy.void`` without attribute access."""
@@ -66,7 +67,7 @@ if config.DISABLE_JIT:
 else:
 
     @njit(cache=True, inline="always")
-    def state_record(arr: np.ndarray):
+    def state_record(arr: np.ndarray) -> np.record:
         """The game record of ``arr`` (a reference: writes go to ``arr``)."""
         return arr[0]
 
@@ -85,8 +86,9 @@ def refresh_numba_cache(module_file: str, *dependencies: str) -> None:
     numba's on-disk cache (``cache=True``) keys each function on its own source file only,
     so a compiled function that calls compiled functions of *other* files would keep a
     stale machine-code copy after those files change. Call this at the top of such a
-    module, before any of its functions runs, with the files or folders (their .py, .csv and .md files) it depends on: when their
-    content (and the module's own) differs from the last run, the module's cache files in
+    module, before any of its functions runs, with the files or folders (their .py, .csv and
+    .md files) it depends on: when their content (and the module's own) differs from the
+    last run, the module's cache files in
     ``__pycache__`` are deleted so numba recompiles them. Errors (read-only installs) are
     ignored; the cost is one hash of the listed files per import.
     """
@@ -327,7 +329,7 @@ class ArrayPosition:
         return cls.from_dict(data)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and self._a.tobytes() == other._a.tobytes()  # type: ignore[attr-defined]
+        return type(other) is type(self) and self._a.tobytes() == other._a.tobytes()
 
     def __hash__(self) -> int:
         return hash(self._a.tobytes())

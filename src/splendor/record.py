@@ -175,8 +175,8 @@ class GameRecord:
                 the result names a winner).
         """
         final = None
-        for _, _, _, final in self.iter_replay(on_action):
-            pass
+        for step in self.iter_replay(on_action):
+            final = step[3]
         return final if final is not None else self.new_state()
 
     def iter_replay(
@@ -630,8 +630,8 @@ def _forfeit_seat(result: dict[str, Any], num_players: int) -> int:
     forfeit = result.get("forfeit")
     if result.get("end_reason") != "forfeit":
         raise RecordError(
-            f"record result has a 'forfeit' but its end_reason is {_show(result.get('end_reason'))}, "
-            "not 'forfeit'"
+            "record result has a 'forfeit' but its end_reason is "
+            f"{_show(result.get('end_reason'))}, not 'forfeit'"
         )
     if not isinstance(forfeit, dict):
         raise RecordError(

@@ -38,7 +38,9 @@ def cost_is(*cost: int):
 def give_bonuses(st: classic.State, seat: int, bonuses, avoid=()) -> None:
     """Give ``seat`` bought level-1 cards so that its bonuses are ``bonuses`` (length 5)."""
     for colour, n in enumerate(bonuses):
-        ids = unplaced(st, lambda c: c.level == 1 and c.bonus == colour and c.id not in avoid)
+        ids = unplaced(
+            st, lambda c, colour=colour: c.level == 1 and c.bonus == colour and c.id not in avoid
+        )
         give_purchased(st, seat, ids[:n])
     assert [int(x) for x in field(st, "bonuses")[seat]] == list(bonuses)
 

@@ -142,7 +142,9 @@ def noble_setup(bonuses: dict[int, int], nobles: list[str], n=2, seed=0):
     target = card_with(st, lambda c: c.level == 1 and c.bonus == 1 and c.points == 0)
     put_faceup(st, 0, 0, target)
     for colour, k in bonuses.items():
-        ids = unplaced(st, lambda c: c.level == 1 and c.bonus == colour and c.id != target)
+        ids = unplaced(
+            st, lambda c, colour=colour: c.level == 1 and c.bonus == colour and c.id != target
+        )
         give_purchased(st, 0, ids[:k])
     set_tokens(st, 0, list(CARDS[target].cost) + [0])
     sound(st)

@@ -229,7 +229,7 @@ def test_c15_scoring_table(points, cards, expect):
     then fewest purchased cards, ties shared."""
     n = len(points)
     st = new(n, seed=5)
-    for seat, (p, k) in enumerate(zip(points, cards)):
+    for seat, (p, k) in enumerate(zip(points, cards, strict=True)):
         ids = cards_for_points(st, p, level=3) if p >= 3 else []
         if len(ids) > k:
             raise AssertionError("test data: too few cards for the points")
@@ -277,7 +277,7 @@ def stalled(n=2, actor=None):
         return not any(affordable(c, h, (0,) * 5) for h in held)
 
     for lvl in range(3):  # every face-up card out of reach
-        ids = unplaced(st, lambda c: c.level == lvl + 1 and dead(c))
+        ids = unplaced(st, lambda c, lvl=lvl: c.level == lvl + 1 and dead(c))
         assert len(ids) >= 5
         for slot in range(4):
             put_faceup(st, lvl, slot, ids[slot])

@@ -329,7 +329,7 @@ def give_bonuses(
     for colour, n in enumerate(bonuses):
         ids = free_cards(
             st,
-            lambda c: (
+            lambda c, colour=colour: (
                 c.level == 1
                 and c.color == colour
                 and c.points == 0
@@ -381,7 +381,7 @@ def fill_pyramid(st: duel.State, pred: Callable[[Card], bool]) -> None:
         lvl = 0 if idx < 5 else (1 if idx < 9 else 2)
         cid = next(
             c
-            for c in free_cards(st, lambda c: c.level == lvl + 1 and pred(c))
+            for c in free_cards(st, lambda c, lvl=lvl: c.level == lvl + 1 and pred(c))
             if where(st, c)[0] == "deck"
         )
         put_pyramid(st, idx, cid)
@@ -403,7 +403,7 @@ def affordable(
     """Show a card satisfying ``pred`` in the pyramid and give ``seat`` exactly its
     printed cost plus ``extra`` tokens (the opponent keeps theirs); return (id, slot)."""
     cid, slot = show(st, pred, index)
-    have = [a + b for a, b in zip(vec(cost_text(cid)), vec(extra))]
+    have = [a + b for a, b in zip(vec(cost_text(cid)), vec(extra), strict=True)]
     for c in range(6):  # more than the game has of a colour: gold makes up the rest
         if have[c] > BAG_START[c]:
             have[6] += have[c] - BAG_START[c]

@@ -84,7 +84,7 @@ def test_d13_d23_chains_of_again():
     from .helpers import put_pyramid
 
     put_pyramid(st, 1, a2)
-    cost = [x + y for x, y in zip(CARDS[a1].cost, CARDS[a2].cost)] + [0]
+    cost = [x + y for x, y in zip(CARDS[a1].cost, CARDS[a2].cost, strict=True)] + [0]
     for c in range(6):
         if cost[c] > (2 if c == 5 else 4):
             cost[6] += cost[c] - (2 if c == 5 else 4)

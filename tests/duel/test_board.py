@@ -59,7 +59,7 @@ def test_d2_spiral_is_a_walk_from_the_centre():
     cells = list(B.SPIRAL_CELLS)
     assert cells[0] == (2, 2) and cells[-1] == (4, 4)
     assert len(set(cells)) == 25
-    for (r1, c1), (r2, c2) in zip(cells, cells[1:]):
+    for (r1, c1), (r2, c2) in zip(cells, cells[1:], strict=False):
         assert abs(r1 - r2) + abs(c1 - c2) == 1
 
 

@@ -114,7 +114,7 @@ def test_d10_bonuses_reduce_the_cost_and_tokens_go_to_the_bag():
     st.apply(f"buy {slot}")
     sound(st)
     assert tokens_of(st, 0) == [0] * 7
-    assert bag(st) == [a + b for a, b in zip(before_bag, vec("1G 1R 1K"))]
+    assert bag(st) == [a + b for a, b in zip(before_bag, vec("1G 1R 1K"), strict=True)]
     assert int(rec(st)["card_owner"][cid]) == 0
     assert st.players[0].bonuses[CARDS[cid].color] == 1 + (CARDS[cid].color == 1)
     assert st.current_player == 1
@@ -151,7 +151,7 @@ def test_d10_gold_replaces_a_pearl():
 
 
 def delta(after, before):
-    return [a - b for a, b in zip(after, before)]
+    return [a - b for a, b in zip(after, before, strict=True)]
 
 
 def test_d10_default_payment_spends_gold_only_for_the_shortfall():

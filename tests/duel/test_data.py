@@ -111,7 +111,7 @@ def test_packaged_cards_equal_the_shared_csv():
     assert len(rows) == len(CARDS)
     colour = {"joker": C.COLOR_JOKER, "none": C.COLOR_NONE}
     colour.update({name: i for i, name in enumerate(COLS[:5])})
-    for card, row in zip(CARDS, rows):
+    for card, row in zip(CARDS, rows, strict=True):
         assert card.level == int(row["level"])
         assert card.color == colour[row["bonus"]]
         assert card.bonus_count == int(row["bonus_count"])
@@ -137,7 +137,7 @@ def test_static_tables_mirror_the_cards():
     assert C.CARD_BONUS_COUNT.tolist() == [c.bonus_count for c in CARDS]
     assert C.CARD_LEVEL.tolist() == [c.level - 1 for c in CARDS]
     bits = {"none": 0, "again": 1, "token": 2, "privilege": 4, "steal": 8, "joker": 16}
-    for c, ab in zip(CARDS, C.CARD_ABILITY.tolist()):
+    for c, ab in zip(CARDS, C.CARD_ABILITY.tolist(), strict=True):
         want = sum(bits[p] for p in c.ability.split("+"))
         assert ab == want
     assert C.ROYAL_POINTS.tolist() == [r.points for r in ROYALS]

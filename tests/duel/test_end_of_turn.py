@@ -44,7 +44,7 @@ def test_d20_eleven_tokens_return_one_of_the_players_choice():
     bag_before = bag(st)
     st.apply("return P")
     assert tokens_of(st, 0) == vec("4W 2U 2G 1P 1*")
-    assert bag(st) == [b + d for b, d in zip(bag_before, vec("1P"))]
+    assert bag(st) == [b + d for b, d in zip(bag_before, vec("1P"), strict=True)]
     assert st.current_player == 1 and st.phase == "main"
     sound(st)
 

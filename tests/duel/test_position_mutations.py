@@ -66,7 +66,7 @@ def test_mutants_are_refused_or_play_to_the_end_soundly(fz, pool):
     played to the end (the turn cap ends every game) keeping every invariant."""
     outcomes = collections.Counter()
     bad = []
-    for i, outcome, detail, n, done in fz.run_inputs(11, 0, COUNT, pool):
+    for i, outcome, detail, _n, done in fz.run_inputs(11, 0, COUNT, pool):
         outcomes[outcome] += 1
         if outcome == "refused":
             if not detail.startswith("corrupt position: "):

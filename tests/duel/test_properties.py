@@ -122,7 +122,7 @@ def check_decision(st: duel.State, det_rng: np.random.Generator, deep: bool) -> 
         )
         assert view.crowns == sum(c.crowns for c in view.purchased)
         bonus, cpts = [0] * 5, [0] * 5
-        for c, col in zip(view.purchased, view.purchased_colors):
+        for c, col in zip(view.purchased, view.purchased_colors, strict=True):
             if col >= 0:
                 bonus[col] += c.bonus_count
                 cpts[col] += c.points

@@ -188,7 +188,7 @@ def test_d19_royal_steal():
     assert st.phase == "steal" and legal_texts(st) == {"steal W", "steal P"}
     mine = tokens_of(st, 0)
     st.apply("steal P")
-    assert tokens_of(st, 0) == [a + b for a, b in zip(mine, vec("1P"))]
+    assert tokens_of(st, 0) == [a + b for a, b in zip(mine, vec("1P"), strict=True)]
     assert tokens_of(st, 1) == vec("1W 2*")
     assert st.current_player == 1
     sound(st)

@@ -115,7 +115,7 @@ def test_d21_points_spread_over_colours_do_not_win():
             st,
             0,
             ids(
-                lambda c: (
+                lambda c, colour=colour: (
                     c.color == colour
                     and c.points in (1, 2, 4)
                     and c.bonus_count == 1

@@ -119,6 +119,7 @@ class Action:
     colors: tuple[int, ...]
     level: int | None
     slot: int | None
+    _text: str
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         raise TypeError("use Action.from_id(i) or Action.parse(text)")

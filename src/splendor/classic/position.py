@@ -313,8 +313,10 @@ def _cards(s: np.void, n: int) -> list[str]:
     pb = s["purchased_by"].astype(np.int64)
     bought = pb >= 0
     where += bought
-    for cid in np.flatnonzero(where != 1):
-        out.append(f"card {int(cid)} is in {int(where[cid])} places (expected exactly 1, C2)")
+    for misplaced in np.flatnonzero(where != 1):
+        out.append(
+            f"card {int(misplaced)} is in {int(where[misplaced])} places (expected exactly 1, C2)"
+        )
     bonus = np.zeros((MAX_PLAYERS, NUM_GEMS), dtype=np.int64)
     np.add.at(bonus, (pb[bought], CARD_BONUS[bought]), 1)
     owner = s["noble_owner"].astype(np.int64)
@@ -407,7 +409,8 @@ def _phase(s: np.void, n: int) -> list[str]:
         top = n if phase == rules.PH_NOBLE else (n - 1 if phase == rules.PH_MAIN else 0)
         if streak > top:
             why = (
-                "a payment or token return follows a take, reserve or buy, which ends a run of passes"
+                "a payment or token return follows a take, reserve or buy, which ends a run of "
+                "passes"
                 if top == 0
                 else f"after {n} passes in a row the game is over"
             )

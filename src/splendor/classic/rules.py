@@ -147,7 +147,7 @@ def setup(arr: np.ndarray, num_players: int, seed: int) -> None:
 
 
 @njit(cache=True)
-def _draw(s, lvl: int) -> int:
+def _draw(s: np.record, lvl: int) -> int:
     """Take the top card of level ``lvl``'s deck, or -1 when it is empty (C10)."""
     n = s.deck_len[lvl]
     if n == 0:
@@ -162,7 +162,7 @@ def _draw(s, lvl: int) -> int:
 
 
 @njit(cache=True)
-def _num_tokens(s, p: int) -> int:
+def _num_tokens(s: np.record, p: int) -> int:
     t = 0
     for c in range(6):
         t += s.tokens[p, c]
@@ -170,7 +170,7 @@ def _num_tokens(s, p: int) -> int:
 
 
 @njit(cache=True)
-def _shortfall(s, p: int, card: int) -> int:
+def _shortfall(s: np.record, p: int, card: int) -> int:
     """Gold needed to buy ``card`` with coloured tokens first (C9)."""
     short = 0
     for c in range(NUM_GEMS):
@@ -181,12 +181,12 @@ def _shortfall(s, p: int, card: int) -> int:
 
 
 @njit(cache=True)
-def _can_afford(s, p: int, card: int) -> bool:
+def _can_afford(s: np.record, p: int, card: int) -> bool:
     return _shortfall(s, p, card) <= s.tokens[p, GOLD]
 
 
 @njit(cache=True)
-def _has_payment_choice(s, p: int, card: int) -> bool:
+def _has_payment_choice(s: np.record, p: int, card: int) -> bool:
     """Whether a payment other than the default exists: spare gold, and a coloured token
     the default payment would spend (C9)."""
     if s.tokens[p, GOLD] <= _shortfall(s, p, card):
@@ -199,7 +199,7 @@ def _has_payment_choice(s, p: int, card: int) -> bool:
 
 
 @njit(cache=True)
-def _pay_shortfall(s, p: int) -> int:
+def _pay_shortfall(s: np.record, p: int) -> int:
     """During a chosen payment: coloured tokens still missing for the remaining need."""
     short = 0
     for c in range(NUM_GEMS):
@@ -209,7 +209,7 @@ def _pay_shortfall(s, p: int) -> int:
 
 
 @njit(cache=True)
-def _qualifies(s, p: int, noble: int) -> bool:
+def _qualifies(s: np.record, p: int, noble: int) -> bool:
     """C12: bonuses (cards only) meet or exceed the noble's requirement."""
     for c in range(NUM_GEMS):
         if s.bonuses[p, c] < NOBLE_REQ[noble, c]:
@@ -218,7 +218,7 @@ def _qualifies(s, p: int, noble: int) -> bool:
 
 
 @njit(cache=True)
-def _num_colors_available(s) -> int:
+def _num_colors_available(s: np.record) -> int:
     n = 0
     for c in range(NUM_GEMS):
         if s.supply[c] > 0:
@@ -227,7 +227,7 @@ def _num_colors_available(s) -> int:
 
 
 @njit(cache=True)
-def _source_card(s, p: int, src: int) -> int:
+def _source_card(s: np.record, p: int, src: int) -> int:
     """Card at a buy/reserve source: 0-11 face-up (level*4+slot), 12-14 own reserved."""
     if src < 12:
         return s.faceup[src // 4, src % 4]
@@ -241,7 +241,7 @@ def _source_card(s, p: int, src: int) -> int:
 
 
 @njit(cache=True)
-def _main_action_legal(s, p: int, a: int) -> bool:
+def _main_action_legal(s: np.record, p: int, a: int) -> bool:
     """Legality of a main action other than pass (C6-C9)."""
     if a < TAKE2_DIFF:  # C6: three different colours
         k = a - TAKE3
@@ -355,7 +355,7 @@ def legal_mask(arr: np.ndarray, mask: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _take_card(s, p: int, card: int, src: int) -> None:
+def _take_card(s: np.record, p: int, card: int, src: int) -> None:
     """Move a paid-for card to player ``p`` and refill or close its source (C9, C10)."""
     if src < 12:
         lvl = src // 4
@@ -377,7 +377,7 @@ def _take_card(s, p: int, card: int, src: int) -> None:
 
 
 @njit(cache=True)
-def _buy_default(s, p: int, card: int, src: int) -> None:
+def _buy_default(s: np.record, p: int, card: int, src: int) -> None:
     """C9 default payment: coloured tokens first, gold for the shortfall."""
     gold = 0
     for c in range(NUM_GEMS):
@@ -393,7 +393,7 @@ def _buy_default(s, p: int, card: int, src: int) -> None:
 
 
 @njit(cache=True)
-def _reserve(s, p: int, card: int, blind: bool) -> None:
+def _reserve(s: np.record, p: int, card: int, blind: bool) -> None:
     """C8: hold the card; take a gold if one is left."""
     k = s.num_reserved[p]
     s.reserved[p, k] = card
@@ -406,7 +406,7 @@ def _reserve(s, p: int, card: int, blind: bool) -> None:
 
 
 @njit(cache=True)
-def _after_main(s) -> None:
+def _after_main(s: np.record) -> None:
     """End of turn after the main action: token limit first (C11, C13), then nobles."""
     if _num_tokens(s, s.current) > TOKEN_LIMIT:
         s.phase = PH_RETURN
@@ -415,7 +415,7 @@ def _after_main(s) -> None:
 
 
 @njit(cache=True)
-def _visit_nobles(s) -> None:
+def _visit_nobles(s: np.record) -> None:
     """C12: one qualifying noble visits at once; several qualifying ones make a choice."""
     p = s.current
     found = -1
@@ -435,7 +435,7 @@ def _visit_nobles(s) -> None:
 
 
 @njit(cache=True)
-def _award_noble(s, p: int, k: int) -> None:
+def _award_noble(s: np.record, p: int, k: int) -> None:
     n = s.nobles[k]
     s.noble_owner[n] = p
     s.points[p] += NOBLE_POINTS[n]
@@ -443,7 +443,7 @@ def _award_noble(s, p: int, k: int) -> None:
 
 
 @njit(cache=True)
-def _end_turn(s) -> None:
+def _end_turn(s: np.record) -> None:
     """C14 round completion, C17 full-round stall, then the next seat plays (C5)."""
     p = s.current
     np_ = s.num_players

@@ -134,6 +134,7 @@ class Action:
     colors: tuple[int, ...]
     level: int | None
     slot: int | None
+    _text: str
     reserved: bool
 
     def __init__(self, *args: object, **kwargs: object) -> None:

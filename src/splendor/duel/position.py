@@ -36,6 +36,7 @@ resume must be right.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import numpy as np
 
@@ -114,7 +115,7 @@ def _thresholds(crowns: int) -> int:
     return int(crowns >= 3) + int(crowns >= 6)
 
 
-def _hits(mask: np.ndarray) -> list:
+def _hits(mask: np.ndarray) -> list[Any]:
     """Indices where ``mask`` is true (ints for 1-d, tuples of ints otherwise); quick when
     there are none, the usual case."""
     if not mask.any():
@@ -229,8 +230,10 @@ def _int8_bounds(dtype: np.dtype) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     offsets: list[np.ndarray] = []
     lows: list[np.ndarray] = []
     highs: list[np.ndarray] = []
+    fields = dtype.fields
+    assert fields is not None, "a state dtype is structured"
     for name, lo, hi, _, _ in _RANGES:
-        sub, offset = dtype.fields[name][:2]
+        sub, offset = fields[name][:2]
         if sub.base != np.int8:
             continue
         shape = sub.shape

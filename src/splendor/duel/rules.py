@@ -176,7 +176,7 @@ def setup(arr: np.ndarray, seed: int, turn_cap: int) -> None:
 
 
 @njit(cache=True)
-def _draw(s, lvl: int) -> int:
+def _draw(s: np.record, lvl: int) -> int:
     """Take the top card of level ``lvl``'s deck, or -1 when it is empty (D11)."""
     n = s.deck_len[lvl]
     if n == 0:
@@ -188,7 +188,7 @@ def _draw(s, lvl: int) -> int:
 
 
 @njit(cache=True)
-def _fill_board(s) -> None:
+def _fill_board(s: np.record) -> None:
     """Draw the whole bag at random onto the empty cells in spiral order (D2, D7)."""
     total = 0
     for c in range(7):
@@ -213,7 +213,7 @@ def _fill_board(s) -> None:
 
 
 @njit(cache=True)
-def _num_tokens(s, p: int) -> int:
+def _num_tokens(s: np.record, p: int) -> int:
     t = 0
     for c in range(7):
         t += s.tokens[p, c]
@@ -221,7 +221,7 @@ def _num_tokens(s, p: int) -> int:
 
 
 @njit(cache=True)
-def _bag_total(s) -> int:
+def _bag_total(s: np.record) -> int:
     t = 0
     for c in range(7):
         t += s.bag[c]
@@ -229,7 +229,7 @@ def _bag_total(s) -> int:
 
 
 @njit(cache=True)
-def _need(s, p: int, card: int, c: int) -> int:
+def _need(s: np.record, p: int, card: int, c: int) -> int:
     """Tokens of colour ``c`` (0..5) owed for ``card`` after bonuses (pearls: none, D10)."""
     need = CARD_COST[card, c]
     if c < 5:
@@ -238,7 +238,7 @@ def _need(s, p: int, card: int, c: int) -> int:
 
 
 @njit(cache=True)
-def _shortfall(s, p: int, card: int) -> int:
+def _shortfall(s: np.record, p: int, card: int) -> int:
     """Gold needed to buy ``card`` with coloured tokens and pearls first (D10)."""
     short = 0
     for c in range(6):
@@ -249,7 +249,7 @@ def _shortfall(s, p: int, card: int) -> int:
 
 
 @njit(cache=True)
-def _has_colored_bonus(s, p: int) -> bool:
+def _has_colored_bonus(s: np.record, p: int) -> bool:
     for c in range(5):
         if s.bonuses[p, c] > 0:
             return True
@@ -257,7 +257,7 @@ def _has_colored_bonus(s, p: int) -> bool:
 
 
 @njit(cache=True)
-def _can_buy(s, p: int, card: int) -> bool:
+def _can_buy(s: np.record, p: int, card: int) -> bool:
     """D10 affordability, and D14: a joker needs a card with a coloured bonus."""
     if CARD_ABILITY[card] & AB_JOKER and not _has_colored_bonus(s, p):
         return False
@@ -265,7 +265,7 @@ def _can_buy(s, p: int, card: int) -> bool:
 
 
 @njit(cache=True)
-def _has_payment_choice(s, p: int, card: int) -> bool:
+def _has_payment_choice(s: np.record, p: int, card: int) -> bool:
     """Whether a payment other than the default exists: spare gold, and a coloured token
     or pearl that the default payment would spend (D10)."""
     if s.tokens[p, GOLD] <= _shortfall(s, p, card):
@@ -277,7 +277,7 @@ def _has_payment_choice(s, p: int, card: int) -> bool:
 
 
 @njit(cache=True)
-def _pay_shortfall(s, p: int) -> int:
+def _pay_shortfall(s: np.record, p: int) -> int:
     """During a chosen payment: coloured tokens and pearls still missing."""
     short = 0
     for c in range(6):
@@ -287,7 +287,7 @@ def _pay_shortfall(s, p: int) -> int:
 
 
 @njit(cache=True)
-def _source_card(s, p: int, src: int) -> int:
+def _source_card(s: np.record, p: int, src: int) -> int:
     """Card at a buy source: 0-11 pyramid slot, 12-14 own reserved slot; -1 if none."""
     if src < NUM_PYRAMID:
         return s.pyramid[src]
@@ -298,7 +298,7 @@ def _source_card(s, p: int, src: int) -> int:
 
 
 @njit(cache=True)
-def _can_reserve_something(s) -> bool:
+def _can_reserve_something(s: np.record) -> bool:
     for k in range(NUM_PYRAMID):
         if s.pyramid[k] >= 0:
             return True
@@ -309,7 +309,7 @@ def _can_reserve_something(s) -> bool:
 
 
 @njit(cache=True)
-def _line_takeable(s, line: int) -> bool:
+def _line_takeable(s: np.record, line: int) -> bool:
     """D8: every cell of the line holds a gem or pearl token (no gap, no gold)."""
     for i in range(LINE_LEN[line]):
         v = s.board[LINES[line, i]]
@@ -319,7 +319,7 @@ def _line_takeable(s, line: int) -> bool:
 
 
 @njit(cache=True)
-def _mandatory_legal(s, p: int, a: int) -> bool:
+def _mandatory_legal(s: np.record, p: int, a: int) -> bool:
     """Legality of a mandatory action (D8-D10)."""
     if TAKE <= a < TAKE_GOLD:
         return _line_takeable(s, a - TAKE)
@@ -339,7 +339,7 @@ def _mandatory_legal(s, p: int, a: int) -> bool:
 
 
 @njit(cache=True)
-def _main_legal(s, p: int, a: int) -> bool:
+def _main_legal(s: np.record, p: int, a: int) -> bool:
     """Legality in PH_MAIN, pass excluded."""
     if a < REPLENISH:  # D6: before replenishing, a gem or pearl token
         v = s.board[a - PRIVILEGE]
@@ -350,7 +350,7 @@ def _main_legal(s, p: int, a: int) -> bool:
 
 
 @njit(cache=True)
-def _count_cells_of(s, color: int) -> int:
+def _count_cells_of(s: np.record, color: int) -> int:
     n = 0
     for cell in range(NUM_CELLS):
         if s.board[cell] == color:
@@ -461,7 +461,7 @@ def legal_mask(arr: np.ndarray, mask: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _gain_privilege(s, p: int) -> None:
+def _gain_privilege(s: np.record, p: int) -> None:
     """D18: from beside the board, else from the opponent; nothing if ``p`` holds all 3."""
     free = NUM_PRIVILEGES - s.privileges[0] - s.privileges[1]
     if free > 0:
@@ -472,7 +472,7 @@ def _gain_privilege(s, p: int) -> None:
 
 
 @njit(cache=True)
-def _take_cell(s, p: int, cell: int) -> int:
+def _take_cell(s: np.record, p: int, cell: int) -> int:
     """Move the token on ``cell`` to player ``p``; return its colour."""
     c = s.board[cell]
     s.board[cell] = -1
@@ -481,7 +481,7 @@ def _take_cell(s, p: int, cell: int) -> int:
 
 
 @njit(cache=True)
-def _take_card(s, p: int, card: int, src: int) -> None:
+def _take_card(s: np.record, p: int, card: int, src: int) -> None:
     """Give a paid-for card to ``p``, refill or close its source (D11), and queue or apply
     its ability (D13-D17)."""
     if src < NUM_PYRAMID:
@@ -523,7 +523,7 @@ def _take_card(s, p: int, card: int, src: int) -> None:
 
 
 @njit(cache=True)
-def _attach_joker(s, p: int, color: int) -> None:
+def _attach_joker(s: np.record, p: int, color: int) -> None:
     """D14: the joker just bought takes ``color``; its points count toward that colour."""
     card = s.pend_card
     s.card_color[card] = color
@@ -533,7 +533,7 @@ def _attach_joker(s, p: int, color: int) -> None:
 
 
 @njit(cache=True)
-def _take_royal(s, p: int, k: int) -> None:
+def _take_royal(s: np.record, p: int, k: int) -> None:
     """D19: royal card ``k`` goes to ``p``; its ability applies at once."""
     s.royal_owner[k] = p
     s.points[p] += ROYAL_POINTS[k]
@@ -548,7 +548,7 @@ def _take_royal(s, p: int, k: int) -> None:
 
 
 @njit(cache=True)
-def _resolve(s) -> None:
+def _resolve(s: np.record) -> None:
     """Work through the pending effects of a purchase in order: joker (D14), token (D15),
     steal (D17), royal cards (D19); stop at the first real choice (setting its phase),
     make single-option choices here; when none is left, finish the turn."""
@@ -616,7 +616,7 @@ def _resolve(s) -> None:
 
 
 @njit(cache=True)
-def _after_mandatory(s) -> None:
+def _after_mandatory(s: np.record) -> None:
     """End of turn: the token limit (D20) first, then :func:`_end_turn`."""
     if _num_tokens(s, s.current) > TOKEN_LIMIT:
         s.phase = PH_RETURN
@@ -625,7 +625,7 @@ def _after_mandatory(s) -> None:
 
 
 @njit(cache=True)
-def _end_turn(s) -> None:
+def _end_turn(s: np.record) -> None:
     """D21 victory of the active player, D25 turn cap, then D13 ``again`` or the
     opponent's turn."""
     p = s.current
@@ -659,7 +659,7 @@ def _end_turn(s) -> None:
 
 
 @njit(cache=True)
-def _pay_default(s, p: int, card: int) -> None:
+def _pay_default(s: np.record, p: int, card: int) -> None:
     """D10 default payment: coloured tokens and pearls first, gold for the shortfall; spent
     tokens go into the bag."""
     gold = 0
@@ -675,7 +675,7 @@ def _pay_default(s, p: int, card: int) -> None:
 
 
 @njit(cache=True)
-def _reserve(s, p: int, card: int, blind: bool) -> None:
+def _reserve(s: np.record, p: int, card: int, blind: bool) -> None:
     k = s.num_reserved[p]
     s.reserved[p, k] = card
     s.reserved_level[p, k] = CARD_LEVEL[card] + 1
