@@ -51,7 +51,7 @@ def test_bots_only_game_then_replay_agree_on_the_scores(bot_game):
     assert done.returncode == 0, done.stderr
     rec = GameRecord.load(path)
     assert rec.result is not None and rec.players == ["greedy", "random"]
-    expected = dict(zip(rec.players, rec.result["scores"]))
+    expected = dict(zip(rec.players, rec.result["scores"], strict=True))
     assert _scores_line(done.stdout) == expected
     assert f"record saved to {path}" in done.stdout
     replayed = splendor("replay", str(path))
@@ -190,7 +190,7 @@ def test_bots_only_duel_then_replay_agree_on_the_scores(duel_game):
     rec = GameRecord.load(path)
     assert rec.game == "duel" and rec.players == ["random-0", "random-1"]
     assert rec.options == {"turn_cap": 400} and rec.result is not None  # D25 for bot games
-    expected = dict(zip(rec.players, rec.result["scores"]))
+    expected = dict(zip(rec.players, rec.result["scores"], strict=True))
     assert _scores_line(done.stdout) == expected
     assert f"record saved to {path}" in done.stdout
     replayed = splendor("replay", str(path))
@@ -331,7 +331,7 @@ def test_replay_of_a_forfeit_names_the_reason_and_the_winner(tmp_path):
     assert "winner: ann (forfeit by bob" in done.stdout
 
 
-# ------------------------------------------------------------------ replay of malformed records (issue 14)
+# ----------------------------------------------------------- replay of malformed records (issue 14)
 
 
 def _valid_record_dict(seed: int = 3) -> dict:

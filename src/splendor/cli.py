@@ -116,7 +116,7 @@ def replay(
     except RecordError as e:
         one_line = " ".join(str(e).splitlines())
         err.print(Text("invalid record", style="bold red") + Text(f": {one_line}"), soft_wrap=True)
-        raise typer.Exit(1)
+        raise typer.Exit(1) from None
     if rec.result is not None and rec.result.get("end_reason") == "decision_cap":
         scores = ", ".join(f"{rec.players[p]} {s}" for p, s in enumerate(final.scores))
         console.print(f"scores: {scores}")
@@ -158,7 +158,7 @@ def bench(
         counts = [int(x) for x in players.split(",")]
     except ValueError:
         typer.echo(f"error: --players must be comma-separated numbers, got {players!r}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     try:
         bench_main(
             seconds=seconds,
@@ -168,7 +168,7 @@ def bench(
         )
     except ValueError as e:
         typer.echo(f"error: {e}", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
 
 
 @app.command()
@@ -259,8 +259,9 @@ def arena(
     )
     from rich.text import Text
 
-    from .arena import ArenaError, check_backend, default_out_dir, prepare_arena, run_arena
+    from .arena import ArenaError, default_out_dir, prepare_arena, run_arena
     from .arena.report import head_to_head_table, results_table
+    from .arena.runner import check_backend
     from .record import RecordError
 
     console = Console(highlight=False)
@@ -315,7 +316,8 @@ def arena(
         )
     else:
         note.print(
-            f"{total} games: {sched.cycles} cycle{'s' if sched.cycles != 1 else ''} of {per} lineups"
+            f"{total} games: {sched.cycles} "
+            f"cycle{'s' if sched.cycles != 1 else ''} of {per} lineups"
         )
     if not setup.deterministic:
         note.print("note: some bots are not deterministic (time budgets, external programs)")
@@ -351,7 +353,7 @@ def arena(
         fail(f"{e} (records of the finished games are in {folder})", 1)
     except KeyboardInterrupt:
         err.print(f"interrupted; records of the finished games are in {folder}")
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None
     if json_output:
         typer.echo(_json.dumps(results, indent=2))
         return
@@ -374,7 +376,8 @@ def arena(
         console.print(f"… and {len(forfeits) - 5} more forfeits (see results.json)")
     run = results["run"]
     console.print(
-        f"Elo: Bradley-Terry fit, mean 1500, 95% bootstrap intervals ({results['ratings']['bootstrap']} resamples)"
+        "Elo: Bradley-Terry fit, mean 1500, 95% bootstrap intervals "
+        f"({results['ratings']['bootstrap']} resamples)"
     )
     console.print(
         f"records: {Path(run['out']) / 'games'} · results: {run['results']} · plot: {run['plot']} "
@@ -392,7 +395,8 @@ def serve(
         None,
         "--database-url",
         help="SQLAlchemy database URL: sqlite:///path/games.db or "
-        "postgresql+psycopg://user:password@host/db. Default: a SQLite file in your data directory.",
+        "postgresql+psycopg://user:password@host/db. "
+        "Default: a SQLite file in your data directory.",
     ),
     bot_workers: int | None = typer.Option(
         None,

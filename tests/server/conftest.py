@@ -103,7 +103,8 @@ def postgres_server() -> Iterator[str]:
     bindir = _pg_bin()
     if bindir is None:
         pytest.fail(
-            "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): run `make system-deps` "
+            "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): "
+            "run `make system-deps` "
             "(apt-get install postgresql), or set SPLENDOR_SKIP_POSTGRES=1 to skip these tests",
             pytrace=False,
         )

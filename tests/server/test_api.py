@@ -358,6 +358,10 @@ def test_two_people_play_to_the_end_over_rest(client: TestClient) -> None:
         json={"token": tokens[0], "action": "replenish", "move": final["move"]},
     )
     assert r.status_code == 409 and "over" in r.json()["detail"]
+    ex = client.post(
+        f"/api/games/{gid}/explain", json={"token": tokens[0], "action": "replenish"}
+    ).json()
+    assert ex == {"action": "replenish", "legal": False, "reason": "the game is over"}
     record = client.get(f"/api/games/{gid}/record").json()
     truth = true_positions(record)
     assert GameRecord.from_dict(record).replay().to_dict() == truth[-1]

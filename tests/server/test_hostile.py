@@ -525,8 +525,11 @@ def test_fuzz_http_bodies_get_4xx_never_5xx(hostile: TestClient) -> None:
                 ),
             )
         else:
+            target = rng.choice(
+                [gid, urllib.parse.quote(hostile_text(rng), safe="", errors="replace") or "x"]
+            )
             r = hostile.get(
-                f"/api/games/{rng.choice([gid, urllib.parse.quote(hostile_text(rng), safe='', errors='replace') or 'x'])}",
+                f"/api/games/{target}",
                 headers={k: v for k, v in headers.items() if k != "content-type"},
             )
             tried += 1

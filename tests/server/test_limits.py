@@ -242,8 +242,8 @@ def _post_100_mb(port: int, chunked: bool) -> str:
 def test_splendor_serve_holds_its_limits(tmp_path: Path) -> None:
     """``splendor serve`` with its default limits: a 100 MiB body, declared or chunked,
     answers 413 and leaves the server's peak memory as it was (before the limit, one such
-    body raised it by 200 MiB, measured); a WebSocket frame over 64 KiB closes that connection with 1009
-    (uvicorn's ``ws_max_size``), and the server goes on."""
+    body raised it by 200 MiB, measured); a WebSocket frame over 64 KiB closes that connection
+    with 1009 (uvicorn's ``ws_max_size``), and the server goes on."""
     import httpx
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
@@ -258,7 +258,8 @@ def test_splendor_serve_holds_its_limits(tmp_path: Path) -> None:
             assert _post_100_mb(port, chunked) == "HTTP/1.1 413 Request Entity Too Large"
         grown = (_peak_rss_kib(proc.pid) - before) / 1024
         print(
-            f"\nserver peak RSS {before / 1024:.1f} MiB, after three 100 MiB bodies +{grown:.1f} MiB"
+            f"\nserver peak RSS {before / 1024:.1f} MiB, "
+            f"after three 100 MiB bodies +{grown:.1f} MiB"
         )
         assert grown < 20, f"the server's peak memory grew by {grown:.1f} MiB"
         g = httpx.post(f"{base}/api/games", json={"game": "splendor", "seats": TWO}).json()

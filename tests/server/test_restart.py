@@ -194,7 +194,8 @@ class PgCluster:
         bindir = _pg_bin()
         if bindir is None:
             pytest.fail(
-                "PostgreSQL is not installed: run `make system-deps`, or set SPLENDOR_SKIP_POSTGRES=1",
+                "PostgreSQL is not installed: run `make system-deps`, "
+                "or set SPLENDOR_SKIP_POSTGRES=1",
                 pytrace=False,
             )
         self.bindir, self.root, self.port = bindir, root, _free_port()

@@ -41,6 +41,25 @@ def test_migrations_create_the_schema_once(storage: Storage) -> None:
     )
 
 
+def test_the_alembic_command_line_needs_a_database(tmp_path: Any) -> None:
+    """The ``alembic`` command (a config without the server's connection) migrates the
+    database of ``sqlalchemy.url``; without one it says what is missing."""
+    from alembic import command
+    from sqlalchemy import create_engine
+
+    from splendor.server.migrations import alembic_config
+
+    with pytest.raises(RuntimeError, match="no database to migrate"):
+        command.upgrade(alembic_config(), "head")
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    command.upgrade(alembic_config(url), "head")
+    engine = create_engine(url)
+    try:
+        assert current_revision(engine) == "0003"
+    finally:
+        engine.dispose()
+
+
 def test_games_moves_and_tokens(storage: Storage) -> None:
     g = storage.create_game("g1", "splendor", 2, 2**62 + 5, {}, seats())
     assert g.status == "active"

@@ -130,7 +130,8 @@ def test_a_failing_external_bot_forfeits_and_hears_the_result(tmp_path):
         tmp_path,
         """
         if m["type"] == "decision":
-            sys.stdout.write(json.dumps({"request": m["request"], "action": "buy 1.1"}) + "\\n"); sys.stdout.flush()
+            sys.stdout.write(json.dumps({"request": m["request"], "action": "buy 1.1"}) + "\\n")
+            sys.stdout.flush()
         """,
     )
     con = console(width=400)
@@ -156,7 +157,8 @@ def test_external_bot_is_closed_when_the_person_stops(tmp_path, monkeypatch):
         tmp_path,
         """
         if m["type"] == "decision":
-            sys.stdout.write(json.dumps({"request": m["request"], "action": 0}) + "\\n"); sys.stdout.flush()
+            sys.stdout.write(json.dumps({"request": m["request"], "action": 0}) + "\\n")
+            sys.stdout.flush()
         """,
     )
     closed = []

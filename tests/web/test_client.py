@@ -61,7 +61,7 @@ def test_notation_reading_matches_the_engine(page, game):
         [game, [str(a) for a in actions]],
     )
     kinds = CLASSIC_KINDS if game == "splendor" else DUEL_KINDS
-    for a, p in zip(actions, parsed):
+    for a, p in zip(actions, parsed, strict=True):
         assert p["kind"] == kinds[a.kind], (str(a), p)
         if a.kind not in ("noble", "royal"):
             assert sorted(p["colors"]) == sorted(a.colors), (str(a), p)
@@ -176,7 +176,8 @@ def test_a_move_note_is_shown_in_the_log(page):
           const m = await import('/static/panels.js');
           const s = {seat: 0, seats: [{seat: 0, name: 'Ann'}, {seat: 1, name: 'greedy'}],
                      log: [{index: 0, seat: 0, notation: 'take W U G'},
-                           {index: 1, seat: 1, notation: 'take R K G', note: 'bot greedy could not decide'}]};
+                           {index: 1, seat: 1, notation: 'take R K G',
+                            note: 'bot greedy could not decide'}]};
           const el = m.renderLog(s);
           return [...el.querySelectorAll('li')].map((li) =>
             (li.querySelector('[data-testid=log-note]') || {}).textContent || null);

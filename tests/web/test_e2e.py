@@ -254,7 +254,7 @@ def test_client_offers_only_legal_actions_and_explains_the_rest(new_page, server
     assert page.get_attribute("[data-testid=confirm]", "data-notation") == "take W U G"
     assert offered_notations(page) <= legal
     page.click("[data-testid=confirm]")
-    data = wait_ready(page, after_move=0)
+    wait_ready(page, after_move=0)
     state = page_state(page)
     assert state["log"][0]["notation"] == "take W U G"
     assert state["observation"]["tokens"][0][:3] == [1, 1, 1]
@@ -270,6 +270,7 @@ def test_duel_board_selection_and_dialogs(new_page, server, meta):
     made = create_in_lobby(
         page, "duel", [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}]
     )
+    assert set(made["invites"]) == {0}  # one invite: Ann's seat, opened here
     page.click("[data-testid=open-seat-0]")
     wait_ready(page)
     state = page_state(page)
@@ -341,7 +342,8 @@ def test_payment_dialog_with_gold(new_page, server, meta):
                 move = int(root_data(page)["move"])
                 page.click(f"[data-testid=dialog-option][data-notation='{pick}']")
                 page.wait_for_function(
-                    "(m) => Number(document.querySelector('[data-testid=game-root]').dataset.move) > m",
+                    "(m) => "
+                    "Number(document.querySelector('[data-testid=game-root]').dataset.move) > m",
                     arg=move,
                 )
                 if pick == "pay" or page_state(page)["observation"]["phase"] != 1:

@@ -80,7 +80,8 @@ def page_state(page) -> dict:
 
 def root_data(page) -> dict:
     return page.evaluate(
-        "(() => { const r = document.querySelector('[data-testid=game-root]'); return r ? {...r.dataset} : null; })()"
+        "(() => { const r = document.querySelector('[data-testid=game-root]'); "
+        "return r ? {...r.dataset} : null; })()"
     )
 
 
@@ -150,7 +151,8 @@ def choose(state: dict, tables: dict, rng: random.Random) -> str:
     obs = state["observation"]
     seat = state["seat"]
     assert legal, (
-        f"no legal action to choose from (move {state['move']}, current {state['current_player']}, seat {seat})"
+        f"no legal action to choose from (move {state['move']}, "
+        f"current {state['current_player']}, seat {seat})"
     )
     kinds = {n: _kind(game, n) for n in legal}
     if all(k in DIALOG_KINDS or k == "pass" for k in kinds.values()):

@@ -24,7 +24,8 @@ __all__ = ["create_app"]
 
 
 def create_app(*args: Any, **kwargs: Any) -> FastAPI:
-    """Lazy alias of :func:`splendor.server.app.create_app` (keeps ``import splendor.server`` light)."""
+    """Lazy alias of :func:`splendor.server.app.create_app` (keeps ``import splendor.server``
+    light)."""
     from .app import create_app as _create_app
 
     return _create_app(*args, **kwargs)

@@ -48,7 +48,7 @@ import logging
 import math
 import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -65,7 +65,15 @@ from ..bots.external import game_tables
 from . import bots as server_bots
 from .hub import Hub, Subscriber
 from .protocol import MAX_JSON_DEPTH, MalformedJSONError, loads_json
-from .service import BadRequest, Created, GameService, Lifecycle, NotFound, ServiceError
+from .service import (
+    BadRequest,
+    Created,
+    GameService,
+    Lifecycle,
+    LiveGame,
+    NotFound,
+    ServiceError,
+)
 from .storage import Storage
 
 log = logging.getLogger("splendor.server")
@@ -317,7 +325,8 @@ def create_app(
         log.error("database unavailable (%s %s): %s", request.method, request.url.path, exc)
         return JSONResponse(
             {
-                "detail": f"the database is unavailable; nothing was changed, try again in {DB_RETRY_AFTER_S} s"
+                "detail": "the database is unavailable; nothing was changed, "
+                f"try again in {DB_RETRY_AFTER_S} s"
             },
             status_code=503,
             headers={"Retry-After": str(DB_RETRY_AFTER_S)},
@@ -327,7 +336,8 @@ def create_app(
         app.add_exception_handler(kind, _db_unavailable)
 
     def service_of(request: Request | WebSocket) -> GameService:
-        return request.app.state.service
+        service: GameService = request.app.state.service  # set by the lifespan above
+        return service
 
     async def body_of(request: Request) -> dict[str, Any]:
         return await _json_object(request, limits.max_json_depth)
@@ -668,7 +678,7 @@ async def _send_loop(websocket: WebSocket, sub: Subscriber) -> None:
 async def _receive_loop(
     websocket: WebSocket,
     service: GameService,
-    live: Any,
+    live: LiveGame,
     sub: Subscriber,
     limits: Limits,
     rates: RateLimiter,
@@ -705,7 +715,9 @@ async def _receive_loop(
                     "type": "error",
                     "status": 503,
                     "retry_after": DB_RETRY_AFTER_S,
-                    "message": "the database is unavailable; nothing was changed, try again shortly",
+                    "message": (
+                        "the database is unavailable; nothing was changed, try again shortly"
+                    ),
                 }
             )
         except Exception:  # a bug must not drop the connection: say so, keep serving
@@ -722,9 +734,9 @@ async def _receive_loop(
 async def _handle_message(
     websocket: WebSocket,
     service: GameService,
-    live: Any,
+    live: LiveGame,
     sub: Subscriber,
-    frame: dict[str, Any],
+    frame: Mapping[str, Any],
     limits: Limits,
 ) -> None:
     """One client frame: ``{"type": "auth", "token"}``, ``{"type": "action", "action",
@@ -763,7 +775,8 @@ async def _handle_message(
     elif kind == "action":
         if sub.seat is None:
             raise ServiceError(
-                'spectators cannot act; authenticate first: {"type": "auth", "token": <your seat token>}',
+                "spectators cannot act; authenticate first: "
+                '{"type": "auth", "token": <your seat token>}',
                 403,
             )
         if "action" not in message:
@@ -773,7 +786,8 @@ async def _handle_message(
         await service.act_as(live, sub.seat, message["action"], message["move"])
     else:
         raise BadRequest(
-            'unknown message; send {"type": "auth", "token": ...}, {"type": "action", "action": ..., "move": n} '
+            'unknown message; send {"type": "auth", "token": ...}, '
+            '{"type": "action", "action": ..., "move": n} '
             'or {"type": "ping"}'
         )
 

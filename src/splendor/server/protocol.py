@@ -144,7 +144,8 @@ def clean_name(value: str, max_length: int) -> str:
         raise BadNameError(f"a name must be a string, got {type(value).__name__}")
     if any("\ud800" <= ch <= "\udfff" for ch in value):
         raise BadNameError(
-            "a name must be valid Unicode text: it holds a lone surrogate (an unpaired \\uD800-\\uDFFF escape)"
+            "a name must be valid Unicode text: it holds a lone surrogate "
+            "(an unpaired \\uD800-\\uDFFF escape)"
         )
     text = unicodedata.normalize("NFC", value)
     text = "".join(
@@ -153,7 +154,8 @@ def clean_name(value: str, max_length: int) -> str:
     text = _SPACES.sub(" ", text).strip()
     if not text:
         raise BadNameError(
-            "a name needs at least one visible character (control, bidi and zero-width characters are removed)"
+            "a name needs at least one visible character "
+            "(control, bidi and zero-width characters are removed)"
         )
     if len(text) > max_length:
         raise BadNameError(f"a name is 1 to {max_length} characters, got {len(text)}")
@@ -223,7 +225,7 @@ def public_array(state: Any) -> np.ndarray:
     the observation of the next seat, which hides exactly ``p``'s blind reserves.
     """
     n = state.num_players
-    arr = state.observation(0).array
+    arr: np.ndarray = state.observation(0).array
     for p in range(n):
         other = state.observation((p + 1) % n).array
         arr[0]["reserved"][p] = other[0]["reserved"][p]
@@ -251,10 +253,12 @@ def explain(game: str, observation: Any, action: Any) -> str:
     the engine decides). Uses :func:`splendor.tui.explain.why_illegal` (classic, C6-C17) or
     :func:`splendor.tui.explain_duel.why_illegal` (D6-D20)."""
     if game == "duel":
-        from ..tui.explain_duel import why_illegal
-    else:
-        from ..tui.explain import why_illegal
-    return why_illegal(observation, action)
+        from ..tui import explain_duel
+
+        return explain_duel.why_illegal(observation, action)
+    from ..tui import explain as explain_classic
+
+    return explain_classic.why_illegal(observation, action)
 
 
 # --------------------------------------------------------------------- state message

@@ -222,7 +222,8 @@ class Lifecycle:
                 raise ValueError(f"Lifecycle.{name} must be {allowed}, got {value!r}")
         if self.retry_max < self.retry_first:
             raise ValueError(
-                f"Lifecycle.retry_max ({self.retry_max}) must be >= retry_first ({self.retry_first})"
+                f"Lifecycle.retry_max ({self.retry_max}) "
+                f"must be >= retry_first ({self.retry_first})"
             )
         for name in ("bot_attempts", "resume_concurrency"):
             value = getattr(self, name)
@@ -314,7 +315,8 @@ def _replay(stored: StoredGame) -> tuple[Any, dict[str, Any] | None]:
     for i, (seat, text) in enumerate(stored.moves):
         if state.current_player != seat:
             raise RuntimeError(
-                f"game {stored.id}: stored move {i} ({text!r}) is by seat {seat}, not the seat to play"
+                f"game {stored.id}: stored move {i} ({text!r}) is by seat {seat}, "
+                "not the seat to play"
             )
         try:
             state.apply(text)
@@ -391,12 +393,13 @@ class MoveWriter:
     async def _drain(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
-            outcomes: list[Any]
+            outcomes: Sequence[datetime | BaseException]
             try:
                 outcomes = await self.run(self.storage.append_moves, [m for m, _ in batch])
             except Exception as e:  # the transaction failed: none of the batch is stored
                 outcomes = [e] * len(batch)
-            for (_, done), outcome in zip(batch, outcomes):
+            # append_moves answers one outcome per move, in order
+            for (_, done), outcome in zip(batch, outcomes, strict=True):
                 if done.done():  # its waiter was cancelled (shutting down)
                     continue
                 if isinstance(outcome, BaseException):
@@ -655,11 +658,13 @@ class GameService:
         name = module.GAME_NAME
         if not isinstance(seats, list):
             raise BadRequest(
-                '"seats" must be a list of seats: {"type": "human", "name": "Ann"} or {"type": "bot", "bot": "greedy"}'
+                '"seats" must be a list of seats: {"type": "human", "name": "Ann"} '
+                'or {"type": "bot", "bot": "greedy"}'
             )
         if not module.MIN_PLAYERS <= len(seats) <= module.MAX_PLAYERS:
             raise BadRequest(
-                f"{name} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players, got {len(seats)} seats"
+                f"{name} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players, "
+                f"got {len(seats)} seats"
             )
         options = {} if options is None else options
         if not isinstance(options, dict):
@@ -668,7 +673,8 @@ class GameService:
         unknown = set(options) - allowed
         if unknown:
             raise BadRequest(
-                f"unknown option(s) {', '.join(sorted(unknown))} for {name}; allowed: {', '.join(sorted(allowed)) or 'none'}"
+                f"unknown option(s) {', '.join(sorted(unknown))} for {name}; "
+                f"allowed: {', '.join(sorted(allowed)) or 'none'}"
             )
         if "turn_cap" in options and options["turn_cap"] is not None:
             cap = options["turn_cap"]
@@ -678,7 +684,8 @@ class GameService:
         for i, s in enumerate(seats):
             if not isinstance(s, dict) or s.get("type") not in ("human", "bot"):
                 raise BadRequest(
-                    f'seat {i}: must be {{"type": "human", "name": ...}} or {{"type": "bot", "bot": ...}}'
+                    f'seat {i}: must be {{"type": "human", "name": ...}} '
+                    'or {"type": "bot", "bot": ...}'
                 )
             given = s.get("name")
             if s["type"] == "human":
@@ -787,7 +794,8 @@ class GameService:
         game_id, record = found
         if not hmac.compare_digest(record.request_hash, idem.request_hash):
             raise Illegal(
-                "this Idempotency-Key was used before with another request (game, seats or options); "
+                "this Idempotency-Key was used before with another request "
+                "(game, seats or options); "
                 "send a new key to create another game"
             )
         try:
@@ -884,7 +892,8 @@ class GameService:
         seat = live.seat_of_token(token) if _TOKEN_FORMAT.fullmatch(token) else None
         if seat is None:
             raise Forbidden(
-                f"this token is not a seat token of game {live.id}; open the game without a token to watch it"
+                f"this token is not a seat token of game {live.id}; "
+                "open the game without a token to watch it"
             )
         return seat
 
@@ -1015,7 +1024,8 @@ class GameService:
                 else type(move).__name__
             )
             raise BadRequest(
-                f'"move" is required: the "move" number of the state you decided on (a whole number), got {shown}'
+                '"move" is required: the "move" number of the state you decided on '
+                f"(a whole number), got {shown}"
             )
         try:
             parsed = parse_action(live.game, action)
@@ -1034,7 +1044,8 @@ class GameService:
             if parsed not in legal:
                 reason = explain(live.game, live.state.observation(seat), parsed)
                 raise Illegal(
-                    f"illegal action {str(parsed)!r}: {reason}. Legal now: {', '.join(str(a) for a in legal)}"
+                    f"illegal action {str(parsed)!r}: {reason}. "
+                    f"Legal now: {', '.join(str(a) for a in legal)}"
                 )
             await self._commit(live, seat, parsed)
 
@@ -1165,7 +1176,7 @@ class GameService:
             raise BadRequest(str(e)) from None
         out = {"action": str(parsed), "legal": False, "reason": ""}
         current = live.current_player
-        if live.finished:
+        if current is None:  # None exactly when the game is over
             out["reason"] = "the game is over"
         elif seat is None:
             out["reason"] = "spectators cannot act; open your invite link to play your seat"
@@ -1402,7 +1413,10 @@ class GameService:
                         if live.seats[seat].type == "bot":  # not waiting for a person
                             self._schedule_bot(live)
                             continue
-                        reason = f"{live.seats[seat].name} (seat {seat}) made no move for {span}: the game expired"
+                        reason = (
+                            f"{live.seats[seat].name} (seat {seat}) made no move for {span}: "
+                            "the game expired"
+                        )
                         result = forfeit_result(live.state, seat, reason)
                         if await self.writer.run(
                             self.storage.finish_game, game_id, len(live.moves), result
@@ -1428,7 +1442,8 @@ class GameService:
         """
         if not live.finished:
             raise Conflict(
-                f"game {live.id} is still being played; its record (with the deal seed) is available once it is over"
+                f"game {live.id} is still being played; "
+                "its record (with the deal seed) is available once it is over"
             )
         return GameRecord(
             game=live.game,

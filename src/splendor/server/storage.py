@@ -49,6 +49,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Table,
     Text,
     bindparam,
     create_engine,
@@ -61,7 +62,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -245,9 +246,21 @@ class MoveToStore:
     note: str | None = None
 
 
-_MOVES = MoveRow.__table__
-_GAMES = GameRow.__table__
-_SEATS = SeatRow.__table__
+def _table(model: type[Base]) -> Table:
+    """The Core :class:`~sqlalchemy.Table` of a mapped class. A declarative class with a
+    ``__tablename__`` is always mapped to a Table; SQLAlchemy types ``__table__`` as the wider
+    ``FromClause`` (a class may be mapped to any selectable), which ``insert`` and ``update``
+    do not accept."""
+    table = model.__table__
+    if not isinstance(table, Table):
+        raise TypeError(f"{model.__name__} is not mapped to a table")
+    return table
+
+
+_MOVES = _table(MoveRow)
+_GAMES = _table(GameRow)
+_SEATS = _table(SeatRow)
+_IDEMPOTENCY = _table(IdempotencyRow)
 
 _LAST_IDX = (
     select(_MOVES.c.game_id, func.max(_MOVES.c.idx))
@@ -381,7 +394,7 @@ class Storage:
                 )
             if idempotency is not None:
                 c.execute(
-                    insert(IdempotencyRow.__table__),
+                    insert(_IDEMPOTENCY),
                     {
                         "key_hash": idempotency.key_hash,
                         "game_id": game_id,
@@ -447,14 +460,15 @@ class Storage:
                 m = moves[0]
                 return [
                     StaleMoveError(
-                        f"move {m.idx} of game {m.game_id} is stale: it was stored by another writer"
+                        f"move {m.idx} of game {m.game_id} is stale: "
+                        "it was stored by another writer"
                     )
                 ]
         return [self.append_moves([m])[0] for m in moves]
 
     @staticmethod
     def _store_moves(
-        c: Any, moves: Sequence[MoveToStore], now: datetime
+        c: Connection, moves: Sequence[MoveToStore], now: datetime
     ) -> list[datetime | StaleMoveError]:
         """Three statements whatever the number of moves: the last stored move number of
         each game, one multi-row INSERT, one executemany UPDATE (plus one per finished game)."""

@@ -380,7 +380,8 @@ def run_play(
     finally:
         _close_bots(agents, rec)  # external programs are told the result and stopped
 
-    forfeit = (rec.result or {}).get("forfeit")
+    result = rec.result or {}
+    forfeit = result.get("forfeit")
     if forfeit is not None:
         loser = forfeit["seat"]
         err.print(
@@ -395,7 +396,7 @@ def run_play(
     if not quiet:
         out.print(render.render_board(obs, names, you=bool(humans)))
         out.print(render.render_scores(obs, names))
-    for text in forfeit_lines(rec.result, names) if forfeit else render.result_lines(obs, names):
+    for text in forfeit_lines(result, names) if forfeit else render.result_lines(obs, names):
         out.print(Text(text, style="bold"), soft_wrap=forfeit is not None)
     out.print(f"record saved to {saved}", soft_wrap=True)
     return EXIT_ERROR if forfeit else EXIT_OK

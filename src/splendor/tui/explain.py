@@ -95,10 +95,10 @@ def why_illegal(obs: Observation, action: Action) -> str:
         if action.slot > len(me.reserved):
             held = len(me.reserved)
             return f"you have no reserved card {action.slot} (you hold {held})"
-        card = me.reserved[action.slot - 1]
-        if isinstance(card, HiddenCard):  # never for one's own seat (C16)
+        reserved = me.reserved[action.slot - 1]
+        if isinstance(reserved, HiddenCard):  # never for one's own seat (C16)
             return "not legal now"
-        return _buy_reason(action, card.cost, me.bonuses, me.tokens)
+        return _buy_reason(action, reserved.cost, me.bonuses, me.tokens)
     if action.kind == "pass":
         return "passing is allowed only when no other action is legal (C17)"
     return "not legal now"

@@ -185,7 +185,8 @@ class _DuelEvents:
                     )
                     lines.append(line + render_duel.royal_text(royal))
         now = [p.privileges for p in obs.players]
-        for p, (before, after) in enumerate(zip(self.privileges, now)):
+        # the same seats at every decision
+        for p, (before, after) in enumerate(zip(self.privileges, now, strict=True)):
             if after > before:
                 gained = after - before
                 what = "a privilege" if gained == 1 else f"{gained} privileges"
@@ -246,9 +247,9 @@ def ui_for(game: str | ModuleType | Any) -> GameUI:
     elif isinstance(game, ModuleType):
         module = game
     else:
-        for ui in GAME_UIS.values():
-            if ui.is_observation(game):
-                return ui
+        for candidate in GAME_UIS.values():
+            if candidate.is_observation(game):
+                return candidate
         raise ValueError(f"the terminal cannot draw a {type(game).__name__}")
     ui = GAME_UIS.get(module.GAME_NAME)
     if ui is None:

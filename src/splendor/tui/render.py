@@ -40,7 +40,7 @@ EMPTY_STYLE = "dim"
 HIDDEN_STYLE = "italic magenta"
 POINTS_STYLE = "bold yellow"
 
-_LETTER_STYLE = dict(zip(TOKEN_LETTERS, TOKEN_STYLES))
+_LETTER_STYLE = dict(zip(TOKEN_LETTERS, TOKEN_STYLES, strict=True))
 # a token letter in notation or a card description: "take W U G", "[3W 2U]", "L1 K 0pt", "*"
 _TOKEN_RE = re.compile(r"(?<![A-Za-z0-9])(\d*)([WUGRK*])(?![A-Za-z])")
 

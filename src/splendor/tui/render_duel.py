@@ -47,7 +47,7 @@ EMPTY_CELL = "·"
 WIN_POINTS, WIN_CROWNS, WIN_COLOR_POINTS = 20, 10, 10  # D21
 TOKEN_LIMIT = 10  # D20
 
-_LETTER_STYLE = dict(zip(DUEL_TOKEN_LETTERS, TOKEN_STYLES))
+_LETTER_STYLE = dict(zip(DUEL_TOKEN_LETTERS, TOKEN_STYLES, strict=True))
 # a token letter in notation or a card description: "steal P", "[4W 1P]", "L1 K 0pt", "*"
 _TOKEN_RE = re.compile(r"(?<![A-Za-z0-9.])(\d*)([WUGRKP*])(?![A-Za-z])")
 
@@ -490,19 +490,19 @@ def phase_hint(obs: Observation, names: Sequence[str] | None = None) -> Text | N
             "'pay' finishes (D10)"
         )
         return out
-    card = obs.pending_card
+    pending = obs.pending_card
     if phase == "joker":
         out = Text("attach the joker ")
-        if card is not None:
-            out.append_text(card_text(card))
+        if pending is not None:
+            out.append_text(card_text(pending))
         colours = [GEM_LETTERS[c] for c in range(NUM_GEMS) if me.bonuses[c] > 0]
         example = colours[0] if colours else "W"
         out.append(f" to the colour of one of your cards: 'joker {example}' (you have bonuses in ")
         out.append_text(colorize(" ".join(colours) or "none"))
         out.append(") (D14)")
         return out
-    if phase == "token" and card is not None:
-        color = card.color
+    if phase == "token" and pending is not None:
+        color = pending.color
         cells = [cell_name(i) for i, v in enumerate(obs.board) if v == color]
         out = Text("the card's ability: take a ")
         out.append_text(chip(color))
@@ -527,10 +527,10 @@ def phase_hint(obs: Observation, names: Sequence[str] | None = None) -> Text | N
         out.rstrip()
         return out
     if phase == "return tokens":
-        held = me.num_tokens
+        num_held = me.num_tokens
         who = "you hold" if cur == obs.seat else f"{seat_label(names, cur)} holds"
         return Text(
-            f"{who} {held} tokens: return {held - TOKEN_LIMIT}, one at a time "
+            f"{who} {num_held} tokens: return {num_held - TOKEN_LIMIT}, one at a time "
             f"('return W', 'return *') (limit {TOKEN_LIMIT}, D20)"
         )
     return None
@@ -607,7 +607,7 @@ def _short(obs: Observation, action: Any) -> Text:
         return _cell_chip(obs, action.cells[0])
     if kind == "take":
         out = Text(" ".join(cell_name(c) for c in action.cells) + " ")
-        for k, c in enumerate(action.cells):
+        for c in action.cells:
             v = obs.board[c]
             out.append_text(chip(v) if v is not None else Text(EMPTY_CELL))
         return out
