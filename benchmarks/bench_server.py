@@ -218,7 +218,8 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
     code = (
         "import sys; from splendor.server.app import serve; "
         "from splendor.server.app import Limits; "
-        "serve(sys.argv[1], port=int(sys.argv[2]), bot_workers=1, access_log=False, log_level='warning', "
+        "serve(sys.argv[1], port=int(sys.argv[2]), bot_workers=1, access_log=False, "
+        "log_level='warning', "
         "limits=Limits.unlimited_rates())"
     )
     proc = subprocess.Popen(

@@ -220,7 +220,8 @@ def main() -> None:
         "--evict-finished",
         type=float,
         default=1.0,
-        help="seconds after which a finished game leaves memory (finished; the server's default is 60)",
+        help="seconds after which a finished game leaves memory (finished; the server's "
+        "default is 60)",
     )
     ap.add_argument(
         "--no-evict", action="store_true", help="keep every game in memory (as before the fix)"

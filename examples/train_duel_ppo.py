@@ -237,7 +237,8 @@ def report(policy: Policy, cfg: Config, when: str) -> None:
     for mode, sample in (("sampled", True), ("greedy", False)):
         rate, won, lost, drawn = evaluate(policy, cfg, cfg.eval_games, seed=10**6, sample=sample)
         print(f"win rate vs random {when} training ({mode} policy): {rate:.3f} "
-              f"({won} won, {lost} lost, {drawn} drawn of {cfg.eval_games})", flush=True)  # fmt: skip
+              f"({won} won, {lost} lost, {drawn} drawn of {cfg.eval_games})",
+              flush=True)  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -391,7 +391,8 @@ def test_stderr_keeps_the_last_lines(tmp_path):
         ),
         (
             'sys.stdout.write(json.dumps({"action": 0}) + "\\n")',
-            'answered \'{"action": 0}\' without the decision\'s "request" number (it must echo "request": 1)',
+            'answered \'{"action": 0}\' without the decision\'s "request" number '
+            '(it must echo "request": 1)',
         ),
         (
             'answer({"action": 9999})',

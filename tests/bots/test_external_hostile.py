@@ -214,7 +214,9 @@ def test_a_stray_answer_is_never_taken_for_the_next_decision(tmp_path):
         for _ in range(8):
             legal = st.legal_actions()
             assert len(legal) > 1
-            chosen = within(30, bot, lambda: bot.choose(st.observation(st.current_player), legal))
+            chosen = within(
+                30, bot, lambda legal=legal: bot.choose(st.observation(st.current_player), legal)
+            )
             assert chosen == legal[0]
             st.apply(chosen)
 
@@ -594,7 +596,7 @@ def test_fuzz_replies_through_real_programs(tmp_path):
         cmd = f"sh -c 'head -n 2 >/dev/null; cat \"$0\"' {shlex.quote(str(tmp_path / f'r{n}'))}"
         bot = ExternalBot(cmd, timeout=5.0, grace=0.2)
         try:
-            got = within(30, bot, lambda: bot.choose(obs, legal))
+            got = within(30, bot, lambda bot=bot: bot.choose(obs, legal))
             assert want == ("action", got), (body[:200], want)
             outcomes["action"] += 1
         except BotError as e:

@@ -49,7 +49,7 @@ def test_scores_equal_greedybot_for_every_legal_decision():
         mask, out = _compiled_scores(st.array)
         assert mask.sum() == len(legal)
         assert np.all(np.isneginf(out[~mask]))
-        for a, v in zip(legal, expected):
+        for a, v in zip(legal, expected, strict=True):
             assert out[a.id] == pytest.approx(v, abs=1e-9), (st.turn, str(a))
             compared += 1
         phases.add(st.phase)

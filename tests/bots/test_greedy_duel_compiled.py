@@ -74,7 +74,7 @@ def test_scores_equal_duel_evaluator_for_every_legal_decision() -> None:
         mask, out = _compiled(st.array)
         assert mask.sum() == len(legal)
         assert np.all(np.isneginf(out[~mask]))
-        for a, v in zip(legal, expected):
+        for a, v in zip(legal, expected, strict=True):
             if not _same(out[a.id], v):
                 mismatches.append(f"turn {st.turn} {st.phase} {a}: {out[a.id]!r} != {v!r}")
             kinds[a.kind] = kinds.get(a.kind, 0) + 1
@@ -189,13 +189,13 @@ def test_policy_is_legal_seeded_and_greedy_when_not_exploring() -> None:
             explored += n > 1
             continue
         _, mine = _compiled(arr)
-        if not all(_same(mine[x.id], v) for x, v in zip(legal, expected)):
+        if not all(_same(mine[x.id], v) for x, v in zip(legal, expected, strict=True)):
             expected = tuple(float(mine[x.id]) for x in legal)
         best = max(expected)
-        score = {x.id: v for x, v in zip(legal, expected)}
+        score = {x.id: v for x, v in zip(legal, expected, strict=True)}
         assert score[a] >= best - 1e-9, (st.turn, st.phase, duel.Action.from_id(a))
         greedy += 1
-        top = [x.id for x, v in zip(legal, expected) if v >= best - 1e-9]
+        top = [x.id for x, v in zip(legal, expected, strict=True) if v >= best - 1e-9]
         if len(top) > 1:
             tied += 1
             picks = set()

@@ -216,7 +216,7 @@ def test_classic_tensor_matches_the_observation(n: int) -> None:
             x = observation_tensor(obs)
             check_kinds(x, "classic", n)
             order = check_common(x, obs, "classic", n, PHASE_NAMES.values())
-            p = lambda name: part(x, "classic", n, name)  # noqa: E731
+            p = lambda name, x=x: part(x, "classic", n, name)  # noqa: E731
             seen_phases.add(obs.phase)
             assert p("final_round")[0] == obs.final_round
             assert list(p("supply")) == list(obs.supply)
@@ -254,7 +254,7 @@ def test_duel_tensor_matches_the_observation() -> None:
             x = observation_tensor(obs)
             check_kinds(x, "duel", 2)
             order = check_common(x, obs, "duel", 2, PHASE_NAMES.values())
-            p = lambda name: part(x, "duel", 2, name)  # noqa: E731
+            p = lambda name, x=x: part(x, "duel", 2, name)  # noqa: E731
             seen_phases.add(obs.phase)
             board = p("board")
             for cell, v in enumerate(obs.board):
@@ -275,7 +275,9 @@ def test_duel_tensor_matches_the_observation() -> None:
                 where = 0 if owner is None else (1 if owner == seat else 2)
                 assert np.array_equal(royals[k, :3], np.eye(3)[where])
                 assert royals[k, 3] == royal.points
-            assert all(c >= len(q.royals) for c, q in zip(p("players.royal_claims"), players))
+            assert all(
+                c >= len(q.royals) for c, q in zip(p("players.royal_claims"), players, strict=True)
+            )
             res = p("players.reserved")
             for r, q in enumerate(players):
                 for k in range(3):

@@ -23,7 +23,10 @@ def test_train_duel_ppo_runs() -> None:
     assert out.returncode == 0, out.stderr[-2000:]
     for when in ("before", "after"):
         for mode in ("sampled", "greedy"):
-            line = rf"win rate vs random {when} training \({mode} policy\): (\d\.\d+) \((\d+) won, (\d+) lost, (\d+) drawn of 4\)"
+            line = (
+                rf"win rate vs random {when} training \({mode} policy\): (\d\.\d+) "
+                r"\((\d+) won, (\d+) lost, (\d+) drawn of 4\)"
+            )
             m = re.search(line, out.stdout)
             assert m, out.stdout
             assert 0.0 <= float(m.group(1)) <= 1.0

@@ -257,7 +257,7 @@ def test_information_state_string_records_every_decision() -> None:
     history = state.public_history()
     assert len(history) == state.decisions == len(state.history()) - 1
     assert text.endswith("; ".join(history))
-    for line, action in zip(history, state.history()[1:]):
+    for line, action in zip(history, state.history()[1:], strict=True):
         seat, notation = line.split(":", 1)
         assert notation.startswith(state.action_to_string(int(seat), action))
     # the observation string is the current view only

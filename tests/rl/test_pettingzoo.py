@@ -78,7 +78,7 @@ def test_random_games_rewards_match_the_engine(make, game, n) -> None:
         for p in range(n):
             assert total[f"player_{p}"] == (1.0 / len(winners) if p in winners else -1.0)
         # a turn is several decisions by the same seat: some agent acts twice in a row
-        assert any(a == b for a, b in zip(actors, actors[1:]))
+        assert any(a == b for a, b in zip(actors, actors[1:], strict=False))
 
 
 def test_outcome_rewards_shared_and_draw() -> None:
@@ -145,7 +145,7 @@ def test_max_turns_truncates() -> None:
     env = splendor_v0.env(num_players=2, max_turns=5)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, reward, term, trunc, info = env.last()
         if term or trunc:
             assert trunc and not term and reward == 0

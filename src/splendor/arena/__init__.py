@@ -296,7 +296,7 @@ def run_arena(
     (folder / "games").mkdir(parents=True, exist_ok=True)
     from ..record import GameRecord
 
-    tasks = setup.schedule.tasks
+    tasks: Sequence[GameTask] = setup.schedule.tasks
     total = len(tasks)
     summaries: list[dict[str, Any]] = []
     saved = sorted((folder / "games").glob("*.json"))

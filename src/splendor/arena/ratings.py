@@ -112,7 +112,8 @@ def _with_prior(S: np.ndarray, prior: float) -> np.ndarray:
 
 def _loglik(S: np.ndarray, theta: np.ndarray) -> np.ndarray:
     d = theta[..., :, None] - theta[..., None, :]
-    return -(S * np.logaddexp(0.0, -d)).sum(axis=(-2, -1))
+    loglik: np.ndarray = -(S * np.logaddexp(0.0, -d)).sum(axis=(-2, -1))
+    return loglik
 
 
 def fit_strengths(
@@ -169,13 +170,15 @@ def fit_strengths(
         theta = new
         if moved < tol:
             break
-    return theta[0] if single else theta
+    strengths: np.ndarray = theta[0] if single else theta
+    return strengths
 
 
 def to_elo(theta: np.ndarray) -> np.ndarray:
     """Strengths to Elo ratings with mean :data:`ELO_MEAN` (same shape)."""
     theta = np.asarray(theta, dtype=float)
-    return ELO_MEAN + ELO_SCALE * (theta - theta.mean(axis=-1, keepdims=True))
+    elo: np.ndarray = ELO_MEAN + ELO_SCALE * (theta - theta.mean(axis=-1, keepdims=True))
+    return elo
 
 
 @dataclass(frozen=True)
@@ -203,7 +206,7 @@ class Ratings:
         """``(B, B)`` share of the comparisons ``a`` won against ``b`` (draws count half);
         NaN where they never met and on the diagonal."""
         with np.errstate(invalid="ignore", divide="ignore"):
-            h = self.scores / self.comparisons
+            h: np.ndarray = self.scores / self.comparisons
         h[self.comparisons == 0] = np.nan
         np.fill_diagonal(h, np.nan)
         return h

@@ -132,7 +132,7 @@ def build_results(
         run: run-specific facts (backend, workers, elapsed seconds, output folder).
     """
     table = bot_stats(games, labels)
-    for row, e, lo, hi in zip(table, ratings.elo, ratings.low, ratings.high):
+    for row, e, lo, hi in zip(table, ratings.elo, ratings.low, ratings.high, strict=True):
         row.update(elo=_num(e), elo_low=_num(lo), elo_high=_num(hi))
     h2h = ratings.head_to_head()
     public_games = [
@@ -166,9 +166,10 @@ def build_results(
             "mean": _ratings.ELO_MEAN,
             "prior_draws": ratings.prior,
             "bootstrap": ratings.bootstrap,
-            "elo": {b: _num(e) for b, e in zip(labels, ratings.elo)},
+            "elo": {b: _num(e) for b, e in zip(labels, ratings.elo, strict=True)},
             "ci95": {
-                b: [_num(lo), _num(hi)] for b, lo, hi in zip(labels, ratings.low, ratings.high)
+                b: [_num(lo), _num(hi)]
+                for b, lo, hi in zip(labels, ratings.low, ratings.high, strict=True)
             },
         },
         "game_results": public_games,
@@ -184,7 +185,7 @@ def ms_per_decision(games: Sequence[Mapping[str, Any]], num_bots: int) -> list[f
         for seat, bot in enumerate(g["bots"]):
             secs[bot] += g.get("think_s", [0.0] * len(g["bots"]))[seat]
             made[bot] += g.get("seat_decisions", [0] * len(g["bots"]))[seat]
-    return [round(1000 * s / m, 3) if m else None for s, m in zip(secs, made)]
+    return [round(1000 * s / m, 3) if m else None for s, m in zip(secs, made, strict=True)]
 
 
 def results_table(results: Mapping[str, Any]) -> Table:
@@ -207,7 +208,9 @@ def results_table(results: Mapping[str, Any]) -> Table:
         t.add_column(
             col, justify="left" if col in ("bot", "95% CI") else "right", no_wrap=col != "bot"
         )
-    ms = dict(zip(results["bots"], results.get("run", {}).get("ms_per_decision") or []))
+    ms = dict(
+        zip(results["bots"], results.get("run", {}).get("ms_per_decision") or [], strict=False)
+    )
     rows = sorted(results["results"], key=lambda r: -(r["elo"] or 0.0))
     for r in rows:
         ci = f"[{r['elo_low']:.0f}, {r['elo_high']:.0f}]" if r["elo_low"] is not None else ""

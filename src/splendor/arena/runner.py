@@ -152,7 +152,7 @@ def play_task(task: GameTask | Mapping[str, Any]) -> dict[str, Any]:
     bots: list[Any] = []
     agents: list[_Clocked] = []
     try:
-        for seat, (spec, bseed) in enumerate(zip(t["specs"], t["bot_seeds"])):
+        for seat, (spec, bseed) in enumerate(zip(t["specs"], t["bot_seeds"], strict=True)):
             try:
                 bot = make_bot(spec, seed=int(bseed))
             except Exception as e:

@@ -182,7 +182,7 @@ def make_schedule(
         raise ValueError("specs and labels must have the same length")
     ups = lineups(len(specs), num_players)
     n_cycles = cycles_for(games, len(ups))
-    tasks = []
+    tasks: list[GameTask] = []
     for c in range(n_cycles):
         deal = deal_seed(seed, c)
         for j, up in enumerate(ups):

@@ -179,7 +179,8 @@ def game_tables(game: str) -> dict[str, Any]:
     Raises:
         ValueError: unknown game.
     """
-    return json.loads(_tables_json(game))
+    tables: dict[str, Any] = json.loads(_tables_json(game))
+    return tables
 
 
 def _short(text: str) -> str:
@@ -340,7 +341,7 @@ def _members(
     return found
 
 
-def _exited(proc: subprocess.Popen) -> bool:
+def _exited(proc: subprocess.Popen[bytes]) -> bool:
     """True when ``proc`` has exited; a zombie is *not* reaped (its pid stays reserved, so
     that its process group and session can still be found safely)."""
     if proc.returncode is not None:
@@ -355,7 +356,7 @@ def _exited(proc: subprocess.Popen) -> bool:
     return info is not None and info.si_pid != 0
 
 
-def _wait_exit(proc: subprocess.Popen, seconds: float) -> bool:
+def _wait_exit(proc: subprocess.Popen[bytes], seconds: float) -> bool:
     """Wait up to ``seconds`` for ``proc`` to exit, without reaping it; True if it did."""
     deadline = time.monotonic() + seconds
     pause = 0.002
@@ -368,7 +369,7 @@ def _wait_exit(proc: subprocess.Popen, seconds: float) -> bool:
     return True
 
 
-def _kill(proc: subprocess.Popen, known: dict[int, int] | None = None) -> None:
+def _kill(proc: subprocess.Popen[bytes], known: dict[int, int] | None = None) -> None:
     """Kill ``proc`` with everything it started, then reap it.
 
     POSIX: ``proc`` leads its own session and process group (``start_new_session``).
@@ -577,12 +578,12 @@ class ExternalBot:
         self.startup = float(startup)
         self.grace = float(grace)
         self.name = name if name is not None else f"external:{self.command}"
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
         self._reader: _Reader | None = None
         self._outbox: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES)
         self._threads: list[threading.Thread] = []
-        self._finalizer: weakref.finalize | None = None
+        self._finalizer: weakref.finalize[..., ExternalBot] | None = None
         self._context: dict[str, Any] | None = None  # game, seat, num_players once started
         self._decisions = 0  # decisions answered by this program
         self._request = 0  # the last request number sent to this program
@@ -624,8 +625,9 @@ class ExternalBot:
         """
         if not legal_actions:
             raise ValueError("no legal action to choose from")
+        game = game_of(observation)
         context = {
-            "game": game_of(observation),
+            "game": game,
             "seat": int(observation.seat),
             "num_players": int(observation.num_players),
         }
@@ -642,7 +644,7 @@ class ExternalBot:
                     "seed": program_seed(self.seed),
                     "timeout": self.timeout,
                     "name": self.name,
-                    "tables": game_tables(context["game"]),
+                    "tables": game_tables(game),
                 }
             )
         self._check_idle()
@@ -752,11 +754,12 @@ class ExternalBot:
         self._context = None
 
     @staticmethod
-    def _read_stderr(proc: subprocess.Popen, tail: deque[str]) -> None:
+    def _read_stderr(proc: subprocess.Popen[bytes], tail: deque[str]) -> None:
         stream = proc.stderr
+        assert stream is not None  # started with stderr=PIPE
         try:
             while True:
-                raw = stream.readline(8192)  # type: ignore[union-attr]
+                raw = stream.readline(8192)
                 if not raw:
                     break
                 text = _printable(raw.decode("utf-8", errors="replace")).rstrip()
@@ -766,23 +769,25 @@ class ExternalBot:
             pass
         finally:
             try:
-                stream.close()  # type: ignore[union-attr]
+                stream.close()
             except OSError:
                 pass
 
     @staticmethod
-    def _write_stdin(proc: subprocess.Popen, outbox: queue.Queue[bytes | None]) -> None:
+    def _write_stdin(proc: subprocess.Popen[bytes], outbox: queue.Queue[bytes | None]) -> None:
+        stdin = proc.stdin
+        assert stdin is not None  # started with stdin=PIPE
         try:
             while True:
                 data = outbox.get()
                 if data is None:
                     break
-                proc.stdin.write(data)  # type: ignore[union-attr]
-                proc.stdin.flush()  # type: ignore[union-attr]
+                stdin.write(data)
+                stdin.flush()
         except (OSError, ValueError):
             pass  # the program is gone: its exit is reported by the stdout reader
         try:
-            proc.stdin.close()  # type: ignore[union-attr]
+            stdin.close()
         except (OSError, ValueError):
             pass
 

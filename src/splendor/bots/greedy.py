@@ -123,7 +123,7 @@ def _reach(
         short -= gold
         vals.append(tg.worth * (_POW[short] if short > 0 else 1.0))
     vals.sort(reverse=True)
-    return sum(w * v for w, v in zip(REACH_WEIGHTS, vals))
+    return sum(w * v for w, v in zip(REACH_WEIGHTS, vals, strict=False))
 
 
 def _shortfall(cost: Sequence[int], bonuses: Sequence[int], tokens: Sequence[int]) -> int:
@@ -222,7 +222,7 @@ class _Evaluator:
         self.final_turn = bool(getattr(obs, "final_round", False))
         leader = max([self.points] + [o.points for o in self.opponents])
         # development (bonuses, nobles, reach) fades as the game nears its end
-        self.dev = max(0.2, 1.0 - leader / 18.0)
+        self.dev: float = max(0.2, 1.0 - leader / 18.0)
         if self.final_turn:
             self.dev = 0.0
         self._nobles_w = self._noble_table()
@@ -345,7 +345,7 @@ class _Evaluator:
         out = []
         for a in legal:
             kind = getattr(a, "kind", None)
-            fn = _SCORERS.get(kind)
+            fn = _SCORERS.get(kind) if isinstance(kind, str) else None
             out.append(fn(self, a) if fn is not None else -1e6)
         return out
 

@@ -126,7 +126,7 @@ def _after_returns(tg_need: np.ndarray, tg_worth: np.ndarray, nt: int, t: np.nda
 
 
 @njit(cache=True)
-def _opponents_need(s, p: int, nid: int) -> int:
+def _opponents_need(s: np.record, p: int, nid: int) -> int:
     """The fewest bonuses any seat but ``p`` still lacks for noble ``nid`` (99 alone)."""
     best = 99
     ob = np.zeros(NUM_GEMS, dtype=np.int64)
@@ -139,7 +139,7 @@ def _opponents_need(s, p: int, nid: int) -> int:
 
 
 @njit(cache=True)
-def _deny(s, p: int, card: int) -> float:
+def _deny(s: np.record, p: int, card: int) -> float:
     """What another seat that can afford ``card`` now would gain by buying it (greedy's
     denial value), from public holdings only."""
     best = 0.0

@@ -15,9 +15,10 @@ brings; a card that meets a condition scores :data:`WIN` (a win at once).
 **Reach.** As for classic Splendor, the cards in view are worth
 ``worth * GAMMA ** shortfall`` (the tokens still missing after bonuses, tokens and gold;
 a missing token that is neither on the board nor in the bag, so held by the opponent,
-counts twice); the best few count (:data:`REACH_WEIGHTS`). Taking, spending and returning tokens, using
-privileges, replenishing and reserving for gold are scored by how they change this reach;
-a take above 10 tokens counts what it gives back (D20) as the return decision would.
+counts twice); the best few count (:data:`REACH_WEIGHTS`). Taking, spending and returning
+tokens, using privileges, replenishing and reserving for gold are scored by how they change
+this reach; a take above 10 tokens counts what it gives back (D20) as the return decision
+would.
 
 **Decisions.**
 
@@ -57,6 +58,7 @@ import numpy as np
 
 from ..duel.board import LINES, NUM_CELLS, SPIRAL
 from ..duel.cards import COLOR_JOKER, Card, Royal
+from ..duel.state import Observation, PlayerView, State
 
 NUM_GEMS = 5
 PEARL = 5
@@ -205,7 +207,7 @@ class _Side:
         "_phi_target",
     )
 
-    def __init__(self, view: Any, own: bool) -> None:
+    def __init__(self, view: PlayerView, own: bool) -> None:
         """``own``: the deciding seat, which sees its blind reserves; the opponent's are
         hidden from it (D22), so only the face-up ones are kept."""
         self.seat = view.seat
@@ -219,7 +221,9 @@ class _Side:
         self.reserved = (
             view.reserved
             if own
-            else tuple(c for c, blind in zip(view.reserved, view.reserved_blind) if not blind)
+            else tuple(
+                c for c, blind in zip(view.reserved, view.reserved_blind, strict=True) if not blind
+            )
         )
         self.target = T_POINTS
         self._phi0 = 0.0
@@ -314,7 +318,7 @@ class _ReachModel:
     ) -> np.ndarray:
         """Reach of each row of ``T`` (m × 7 tokens); ``extra`` (m × 6) are bonuses gained
         first (a card bought), ``skip`` (m × n, bool) cards left out."""
-        base = T @ TOKEN_BASE
+        base: np.ndarray = T @ TOKEN_BASE
         if self.n == 0:
             return base
         need = self.need[None, :, :]
@@ -335,7 +339,8 @@ class _ReachModel:
         if self.n > 1:
             vals = -np.sort(-vals, axis=1)
         k = min(self.n, len(REACH_WEIGHTS))
-        return vals[:, :k] @ REACH_WEIGHTS[:k] + base
+        reach: np.ndarray = vals[:, :k] @ REACH_WEIGHTS[:k] + base
+        return reach
 
     def after_returns(self, T: np.ndarray) -> np.ndarray:
         """Rows of ``T`` above 10 tokens after giving back, one at a time, the token whose
@@ -365,7 +370,7 @@ class DuelEvaluator:
             read).
     """
 
-    def __init__(self, obs: Any) -> None:
+    def __init__(self, obs: Observation | State) -> None:
         seat = getattr(obs, "seat", -1)
         cur = obs.current_player
         if seat is None or seat < 0:
@@ -513,10 +518,10 @@ class DuelEvaluator:
             self._opp_reach = self._make_reach(self.opp, cards)
         return self._opp_reach
 
-    def _rows(self, rows: list[Sequence[int]]) -> np.ndarray:
+    def _rows(self, rows: Sequence[Sequence[int]]) -> np.ndarray:
         return np.array(rows, dtype=np.int64).reshape(len(rows), 7)
 
-    def settled_reach(self, rows: list[Sequence[int]]) -> np.ndarray:
+    def settled_reach(self, rows: Sequence[Sequence[int]]) -> np.ndarray:
         """Reach of each token vector after the returns of D20."""
         R = self.reach
         return R.values(R.after_returns(self._rows(rows)))
@@ -657,7 +662,7 @@ class DuelEvaluator:
                 r[c] += 1
                 rows.append(r)
             vals = self.settled_reach(rows)
-            for c, v in zip(colours, vals):
+            for c, v in zip(colours, vals, strict=True):
                 gains[c] = float(v) - r0
             for i in privs:
                 d = gains[board[legal[i].cells[0]]] - keep
@@ -673,7 +678,8 @@ class DuelEvaluator:
             res = self.me.reserved
             c = res[a.slot - 1] if a.slot - 1 < len(res) else None
             return c if isinstance(c, Card) else None
-        return self.pyramid[a.level - 1][a.slot - 1]
+        card: Card | None = self.pyramid[a.level - 1][a.slot - 1]
+        return card
 
     def _score_buys(self, items: list[tuple[int, Any, Card]], out: list[float]) -> None:
         me = self.me
@@ -681,7 +687,7 @@ class DuelEvaluator:
         rows, extras = [], []
         skip = np.zeros((len(items), R.n), dtype=np.bool_)
         gains = []
-        for k, (_, a, card) in enumerate(items):
+        for k, (_, _a, card) in enumerate(items):
             gain, win = self.card_gain(me, card)
             gains.append((gain, win))
             left = list(me.t)
@@ -817,7 +823,7 @@ class DuelEvaluator:
 
     def score_joker(self, a: Any) -> float:
         card = self.obs.pending_card
-        c = a.colors[0]
+        c: int = a.colors[0]
         me = self.me
         pts = card.points if card is not None else 0
         CP = list(me.CP)
@@ -856,7 +862,7 @@ class DuelEvaluator:
         return s
 
     def score_royal(self, a: Any) -> float:
-        royal = self.obs.royals[a.slot - 1]
+        royal: Royal | None = self.obs.royals[a.slot - 1]
         if royal is None:
             return -1e6
         me = self.me

@@ -42,6 +42,8 @@ replenish score is the evaluator's too. A state whose tokens are not all account
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import numpy as np
 from numba import njit
 
@@ -181,7 +183,7 @@ def _weighted(v0: float, v1: float, v2: float, v3: float, k: int) -> float:
 
 
 @njit(cache=True)
-def _phi(P: int, C: int, CP: np.ndarray, target: int) -> float:
+def _phi(P: int | np.int64, C: int | np.int64, CP: np.ndarray, target: int) -> float:
     """Potential of holdings (points ``P``, crowns ``C``, colour points ``CP`` (5,)):
     convex toward each goal of D21, boosted on ``target``."""
     P = min(P, _WIN_POINTS)
@@ -269,7 +271,7 @@ def _tokens6(t: np.ndarray) -> int:
 
 @njit(cache=True)
 def _royal_gain(
-    roy: np.ndarray, n_roy: int, can_steal: bool, before: int, after: int
+    roy: np.ndarray, n_roy: int, can_steal: bool, before: int | np.int64, after: int
 ) -> tuple[int, float, int]:
     """The royal cards (D19) a purchase taking crowns from ``before`` to ``after`` reaches,
     among the ``n_roy`` left (ids in ``roy``): points and ability worth of the best ones
@@ -314,8 +316,8 @@ def _card_gain(
     card: int,
     b: np.ndarray,
     CP: np.ndarray,
-    P: int,
-    C: int,
+    P: int | np.int64,
+    C: int | np.int64,
     target: int,
     phi0: float,
     can_steal: bool,
@@ -351,7 +353,13 @@ def _card_gain(
 
 @njit(cache=True)
 def _choose_target(
-    b: np.ndarray, CP: np.ndarray, P: int, C: int, t: np.ndarray, view: np.ndarray, nview: int
+    b: np.ndarray,
+    CP: np.ndarray,
+    P: int | np.int64,
+    C: int | np.int64,
+    t: np.ndarray,
+    view: np.ndarray,
+    nview: int,
 ) -> int:
     """The victory condition of D21 with the least estimated effort left, given the
     ``nview`` cards in ``view`` weighted by how near they are to affordable."""
@@ -397,8 +405,8 @@ def _side_model(
     nview: int,
     b: np.ndarray,
     CP: np.ndarray,
-    P: int,
-    C: int,
+    P: int | np.int64,
+    C: int | np.int64,
     t: np.ndarray,
     can_steal: bool,
     roy: np.ndarray,
@@ -441,6 +449,8 @@ def _side_model(
 # the ``n`` cards in reach (int64 (15, 6)), their worth (float64 (15,)), and the tokens of
 # each colour on the board or in the bag (int64 (6,)). A memo is a tuple ``(keys, values)``
 # (int64 and float64, (_MEMO_SIZE,), keys -1 when free) of batch reach values by token vector.
+ReachModel: TypeAlias = tuple[np.ndarray, np.ndarray, int, np.ndarray]
+Memo: TypeAlias = tuple[np.ndarray, np.ndarray]
 
 _MEMO_BITS = 11
 _MEMO_SIZE = 1 << _MEMO_BITS
@@ -448,7 +458,7 @@ _MEMO_PROBES = 16
 
 
 @njit(cache=True)
-def _values(R: tuple, T: np.ndarray, ex_col: int, ex_n: int, skip: int) -> float:
+def _values(R: ReachModel, T: np.ndarray, ex_col: int, ex_n: int, skip: int) -> float:
     """The reach of tokens ``T`` (7,): the best :data:`_TOP` of ``worth * GAMMA **
     shortfall`` over the cards of reach model ``R``, weighted, plus a little per token; a
     token missing beyond what the board and bag hold counts twice. ``ex_col``/``ex_n``:
@@ -499,7 +509,7 @@ def _values(R: tuple, T: np.ndarray, ex_col: int, ex_n: int, skip: int) -> float
 
 
 @njit(cache=True)
-def _batch_value(R: tuple, memo: tuple, T: np.ndarray) -> float:
+def _batch_value(R: ReachModel, memo: Memo, T: np.ndarray) -> float:
     """``_values(R, T)`` (no extra bonus, no card left out), remembered in ``memo``: the
     returns of many takes go through the same vectors."""
     keys, vals = memo
@@ -525,7 +535,7 @@ def _batch_value(R: tuple, memo: tuple, T: np.ndarray) -> float:
 
 
 @njit(cache=True)
-def _settle(R: tuple, memo: tuple, T: np.ndarray) -> None:
+def _settle(R: ReachModel, memo: Memo, T: np.ndarray) -> None:
     """D20 on ``T`` (7,), in place: above 10 tokens, give back one at a time the token
     whose loss lowers the reach least (the first colour on equal reach)."""
     over = -_LIMIT
@@ -548,7 +558,7 @@ def _settle(R: tuple, memo: tuple, T: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _settled_value(R: tuple, memo: tuple, t: np.ndarray, work: np.ndarray) -> float:
+def _settled_value(R: ReachModel, memo: Memo, t: np.ndarray, work: np.ndarray) -> float:
     """Reach of ``t`` (7,) after the returns of D20 (``work`` (7,) scratch)."""
     for c in range(7):
         work[c] = t[c]
@@ -558,7 +568,7 @@ def _settled_value(R: tuple, memo: tuple, t: np.ndarray, work: np.ndarray) -> fl
 
 @njit(cache=True)
 def _take_value(
-    g: int, t: np.ndarray, R: tuple, memo: tuple, r0: float, give_cost: float, work: np.ndarray
+    g: int, t: np.ndarray, R: ReachModel, memo: Memo, r0: float, give_cost: float, work: np.ndarray
 ) -> float:
     """Score of the take of gain row ``g`` (D8) with tokens ``t``: the reach gained after
     the returns of D20, less the cost of a take that all goes back and of the privilege it
@@ -591,7 +601,9 @@ def _take_code(board: np.ndarray, line: int) -> int:
 
 
 @njit(cache=True)
-def _can_buy_next(card: int, b: np.ndarray, t: np.ndarray, priv: int, bc: np.ndarray) -> bool:
+def _can_buy_next(
+    card: int, b: np.ndarray, t: np.ndarray, priv: int | np.int64, bc: np.ndarray
+) -> bool:
     """Whether a seat (bonuses ``b``, tokens ``t``, ``priv`` privileges) could buy
     ``card`` on its next turn: tokens and gold, plus one board token per privilege (D6,
     D10, D14); ``bc`` tokens on the board per colour."""
@@ -623,7 +635,7 @@ def _wins_next(
     ridx: np.ndarray,
     b: np.ndarray,
     t: np.ndarray,
-    priv: int,
+    priv: int | np.int64,
     bc: np.ndarray,
 ) -> bool:
     """Whether a seat could buy, on its next turn, a card of its reach that wins (D21)."""
@@ -642,10 +654,10 @@ def _replenish_score(
     bag: np.ndarray,
     best_mand: float,
     give_cost: float,
-    nres: int,
+    nres: int | np.int64,
     t: np.ndarray,
-    R: tuple,
-    memo: tuple,
+    R: ReachModel,
+    memo: Memo,
     r0: float,
     table: np.ndarray,
     done: np.ndarray,
@@ -732,8 +744,8 @@ def _main_scores(
     b: np.ndarray,
     cp: np.ndarray,
     target: int,
-    R: tuple,
-    memo: tuple,
+    R: ReachModel,
+    memo: Memo,
     r0: float,
     view: np.ndarray,
     pyr_view: np.ndarray,
@@ -746,9 +758,9 @@ def _main_scores(
     res_opt: np.ndarray,
     res_ok: np.ndarray,
     give_cost: float,
-    free_priv: int,
+    free_priv: int | np.int64,
     dev: float,
-    nres: int,
+    nres: int | np.int64,
 ) -> None:
     """Scores of the main phase (D6-D10, D12): privileges, replenish, takes, gold for a
     reserve, buys. ``t``/``b``/``cp``: the seat's tokens, bonuses, colour points; ``view``
@@ -869,22 +881,22 @@ def _main_scores(
 
 @njit(cache=True)
 def _phase_scores(
-    s,
+    s: np.record,
     mask: np.ndarray,
     out: np.ndarray,
     t: np.ndarray,
     b: np.ndarray,
     cp: np.ndarray,
-    P: int,
-    C: int,
+    P: int | np.int64,
+    C: int | np.int64,
     target: int,
-    R: tuple,
-    memo: tuple,
+    R: ReachModel,
+    memo: Memo,
     r0: float,
     t_opp: np.ndarray,
     b_opp: np.ndarray,
-    priv_opp: int,
-    R_opp: tuple,
+    priv_opp: int | np.int64,
+    R_opp: ReachModel,
     view_opp: np.ndarray,
     nv_opp: int,
     win_opp: np.ndarray,

@@ -18,9 +18,11 @@ import numpy as np
 
 from ..classic import state as classic_state
 from ..classic.actions import NUM_ACTIONS as CLASSIC_ACTIONS
+from ..classic.actions import Action as ClassicAction
 from ..core import seed_rng
 from ..duel import state as duel_state
 from ..duel.actions import NUM_ACTIONS as DUEL_ACTIONS
+from ..duel.actions import Action as DuelAction
 from . import search
 
 PLAYOUTS = ("greedy", "heuristic", "random")
@@ -34,7 +36,7 @@ class _Kernel:
     dtype: np.dtype
     num_actions: int
     num_seats: int
-    action: Any
+    action: type[ClassicAction] | type[DuelAction]
     default_policy: str  # playout policy (one of PLAYOUTS)
     default_playout: int  # decisions before a cut-off; 0: to the end of the game
     default_exploration: float  # UCB constant
@@ -48,7 +50,7 @@ _KERNELS = {
         classic_state.STATE_DTYPE,
         CLASSIC_ACTIONS,
         4,
-        classic_state.Action,
+        ClassicAction,
         "greedy",
         0,
         0.4,
@@ -60,7 +62,7 @@ _KERNELS = {
         duel_state.STATE_DTYPE,
         DUEL_ACTIONS,
         2,
-        duel_state.Action,
+        DuelAction,
         "heuristic",
         16,
         0.7,
@@ -145,7 +147,10 @@ class MCTSBot:
         if playout is not None and playout not in PLAYOUTS:
             raise ValueError(f"unknown playout {playout!r}; known: {', '.join(PLAYOUTS)}")
         self.name = name
-        self.seconds = None if iterations is not None else float(seconds)  # type: ignore[arg-type]
+        self.seconds: float | None = None  # the time budget, when there is no iteration budget
+        if iterations is None:
+            assert seconds is not None  # checked above
+            self.seconds = float(seconds)
         self.iterations = iterations
         self.playout = playout
         if exploration is not None and not exploration >= 0.0:
@@ -183,7 +188,8 @@ class MCTSBot:
         kernel = _KERNELS.get(type(observation))
         if kernel is None:
             raise TypeError(
-                f"MCTSBot plays from a classic or duel Observation, got {type(observation).__name__}"
+                "MCTSBot plays from a classic or duel Observation, got "
+                f"{type(observation).__name__}"
             )
         stats = self.search(observation, kernel)
         by_id = {a.id: a for a in legal_actions}
@@ -208,7 +214,8 @@ class MCTSBot:
         if self.iterations is not None:
             capacity = self.iterations + 1
         else:
-            capacity = int(min(8_000_000, max(10_000, self.seconds * 200_000)))  # type: ignore[operator]
+            assert self.seconds is not None  # a bot has an iteration or a time budget
+            capacity = int(min(8_000_000, max(10_000, self.seconds * 200_000)))
         links, stats, size = search.new_tree(capacity)
         work = np.zeros(1, dtype=kernel.dtype)
         mask = np.zeros(kernel.num_actions, dtype=np.bool_)
@@ -255,7 +262,8 @@ class MCTSBot:
                 break
             if self.iterations is None:
                 spent = time.perf_counter() - start
-                left = self.seconds - spent  # type: ignore[operator]
+                assert self.seconds is not None  # no iteration budget: a time budget
+                left = self.seconds - spent
                 if left <= 0:
                     break
                 rate = done / max(spent, 1e-6)  # iterations per second so far

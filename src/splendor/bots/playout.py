@@ -196,7 +196,8 @@ def duel_policy(
 @njit(cache=True)
 def _squash(x: float) -> float:
     """Logistic squashing of a value difference into a reward in (0, 1)."""
-    return 1.0 / (1.0 + np.exp(-x))
+    # numpy's stubs type a ufunc called on a scalar as Any; numba compiles this to a float.
+    return 1.0 / (1.0 + np.exp(-x))  # type: ignore[no-any-return]
 
 
 @njit(cache=True)

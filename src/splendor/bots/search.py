@@ -32,6 +32,8 @@ grow the same tree. The kernels take the game's compiled functions as arguments;
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import TypeAlias
 
 import numpy as np
 from numba import njit
@@ -61,6 +63,13 @@ T_FIELDS = 5
 
 NO_NODE = -1
 
+# The game's compiled functions that :func:`_iterate` takes (numba dispatchers).
+LegalMaskFn: TypeAlias = Callable[[np.ndarray, np.ndarray], int]
+ApplyFn: TypeAlias = Callable[[np.ndarray, int], int]
+DeterminizeFn: TypeAlias = Callable[[np.ndarray, np.ndarray, np.ndarray], int]
+RewardsFn: TypeAlias = Callable[[np.ndarray, np.ndarray], None]
+PolicyFn: TypeAlias = Callable[[np.ndarray, np.ndarray, int, bool, np.ndarray], int]
+
 
 def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Empty tree arrays for at most ``capacity`` nodes (``capacity >= 1``).
@@ -80,7 +89,16 @@ def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _select_or_expand(links, stats, size, node, mask, n_legal, c, rng):
+def _select_or_expand(
+    links: np.ndarray,
+    stats: np.ndarray,
+    size: np.ndarray,
+    node: int,
+    mask: np.ndarray,
+    n_legal: int,
+    c: float,
+    rng: np.ndarray,
+) -> tuple[int, int]:
     """Pick the next node below ``node`` for this determinization: a new child for an
     untried legal decision (returns ``(child, 1)``), or the best UCB child among the legal
     ones (returns ``(child, 0)``). Returns ``(-1, 0)`` when the tree is full."""
@@ -140,26 +158,26 @@ def _select_or_expand(links, stats, size, node, mask, n_legal, c, rng):
 
 @njit(cache=True)
 def _iterate(
-    obs,
-    work,
-    mask,
-    reward,
-    links,
-    stats,
-    size,
-    iterations,
-    c,
-    max_playout,
-    heuristic,
-    margin,
-    rng,
-    legal_mask,
-    apply,
-    determinize_into,
-    rewards,
-    policy,
-    evaluate,
-):
+    obs: np.ndarray,
+    work: np.ndarray,
+    mask: np.ndarray,
+    reward: np.ndarray,
+    links: np.ndarray,
+    stats: np.ndarray,
+    size: np.ndarray,
+    iterations: int,
+    c: float,
+    max_playout: int,
+    heuristic: bool,
+    margin: float,
+    rng: np.ndarray,
+    legal_mask: LegalMaskFn,
+    apply: ApplyFn,
+    determinize_into: DeterminizeFn,
+    rewards: RewardsFn,
+    policy: PolicyFn,
+    evaluate: RewardsFn,
+) -> int:
     """Run ``iterations`` ISMCTS iterations from observation ``obs`` (see the module
     docstring); ``work`` is a state array used as the determinization. Returns the number
     of iterations run (fewer when the tree is full), or -1 if a determinization failed.
@@ -222,8 +240,20 @@ def _iterate(
 
 @njit(cache=True)
 def search_classic(
-    obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin, rng
-):
+    obs: np.ndarray,
+    work: np.ndarray,
+    mask: np.ndarray,
+    reward: np.ndarray,
+    links: np.ndarray,
+    stats: np.ndarray,
+    size: np.ndarray,
+    iterations: int,
+    c: float,
+    max_playout: int,
+    heuristic: bool,
+    margin: float,
+    rng: np.ndarray,
+) -> int:
     """:func:`_iterate` for classic Splendor (state arrays of classic ``STATE_DTYPE``)."""
     return _iterate(
         obs,
@@ -250,8 +280,20 @@ def search_classic(
 
 @njit(cache=True)
 def search_classic_greedy(
-    obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin, rng
-):
+    obs: np.ndarray,
+    work: np.ndarray,
+    mask: np.ndarray,
+    reward: np.ndarray,
+    links: np.ndarray,
+    stats: np.ndarray,
+    size: np.ndarray,
+    iterations: int,
+    c: float,
+    max_playout: int,
+    heuristic: bool,
+    margin: float,
+    rng: np.ndarray,
+) -> int:
     """:func:`_iterate` for classic Splendor with greedy playouts
     (:func:`splendor.bots.greedy_compiled.classic_greedy_policy`)."""
     return _iterate(
@@ -279,8 +321,20 @@ def search_classic_greedy(
 
 @njit(cache=True)
 def search_duel(
-    obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin, rng
-):
+    obs: np.ndarray,
+    work: np.ndarray,
+    mask: np.ndarray,
+    reward: np.ndarray,
+    links: np.ndarray,
+    stats: np.ndarray,
+    size: np.ndarray,
+    iterations: int,
+    c: float,
+    max_playout: int,
+    heuristic: bool,
+    margin: float,
+    rng: np.ndarray,
+) -> int:
     """:func:`_iterate` for Splendor Duel (state arrays of duel ``STATE_DTYPE``)."""
     return _iterate(
         obs,
@@ -307,8 +361,20 @@ def search_duel(
 
 @njit(cache=True)
 def search_duel_greedy(
-    obs, work, mask, reward, links, stats, size, iterations, c, max_playout, heuristic, margin, rng
-):
+    obs: np.ndarray,
+    work: np.ndarray,
+    mask: np.ndarray,
+    reward: np.ndarray,
+    links: np.ndarray,
+    stats: np.ndarray,
+    size: np.ndarray,
+    iterations: int,
+    c: float,
+    max_playout: int,
+    heuristic: bool,
+    margin: float,
+    rng: np.ndarray,
+) -> int:
     """:func:`_iterate` for Splendor Duel with greedy playouts
     (:func:`splendor.bots.greedy_duel_compiled.duel_greedy_policy`)."""
     return _iterate(

@@ -63,6 +63,12 @@ class Noble:
         return f"{self.points}pt [{req}]"
 
 
+def _gem_counts(row: dict[str, str]) -> tuple[int, int, int, int, int]:
+    """A row's five gem columns (W, U, G, R, K) as ints; ValueError if one is missing."""
+    w, u, g, r, k = (int(row[c]) for c in GEM_COLORS)
+    return (w, u, g, r, k)
+
+
 def _load_cards() -> tuple[Card, ...]:
     cards = []
     for i, row in enumerate(read_csv("splendor_cards.csv")):
@@ -72,7 +78,7 @@ def _load_cards() -> tuple[Card, ...]:
                 level=int(row["level"]),
                 bonus=GEM_COLORS.index(row["bonus"]),
                 points=int(row["points"]),
-                cost=tuple(int(row[c]) for c in GEM_COLORS),  # type: ignore[arg-type]
+                cost=_gem_counts(row),
             )
         )
     return tuple(cards)
@@ -83,7 +89,7 @@ def _load_nobles() -> tuple[Noble, ...]:
         Noble(
             id=i,
             points=int(row["points"]),
-            requirement=tuple(int(row[c]) for c in GEM_COLORS),  # type: ignore[arg-type]
+            requirement=_gem_counts(row),
         )
         for i, row in enumerate(read_csv("splendor_nobles.csv"))
     )

@@ -113,8 +113,13 @@ def _color(name: str) -> int:
     return GEM_COLORS.index(name)
 
 
+def _cost(row: dict[str, str]) -> tuple[int, int, int, int, int, int]:
+    """A card row's cost columns (W, U, G, R, K, pearl) as ints."""
+    w, u, g, r, k = (int(row[c]) for c in GEM_COLORS)
+    return (w, u, g, r, k, int(row["pearl"]))
+
+
 def _load_cards() -> tuple[Card, ...]:
-    cols = GEM_COLORS + ("pearl",)
     return tuple(
         Card(
             id=i,
@@ -124,7 +129,7 @@ def _load_cards() -> tuple[Card, ...]:
             points=int(row["points"]),
             crowns=int(row["crowns"]),
             ability=row["ability"],
-            cost=tuple(int(row[c]) for c in cols),  # type: ignore[arg-type]
+            cost=_cost(row),
         )
         for i, row in enumerate(read_csv("duel_cards.csv"))
     )

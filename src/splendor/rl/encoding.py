@@ -247,7 +247,8 @@ def _spec_classic(n: int) -> list[tuple[str, tuple[int, ...], str, str, str, flo
             "payment.source",
             (15,),
             "one-hot",
-            "where it comes from: face-up slot (level-1)*4+(slot-1), or 12+k for own reserved slot k",
+            "where it comes from: face-up slot (level-1)*4+(slot-1), or 12+k for own reserved "
+            "slot k",
             "C9",
             1,
         ),
@@ -281,7 +282,8 @@ def _spec_duel() -> list[tuple[str, tuple[int, ...], str, str, str, float]]:
             "phase",
             (len(dstate.PHASE_NAMES),),
             "one-hot",
-            "decision owed: main, reserve, payment, joker, token, steal, royal, return tokens, game over",
+            "decision owed: main, reserve, payment, joker, token, steal, royal, return tokens, "
+            "game over",
             "D6-D20",
             1,
         ),
@@ -629,14 +631,18 @@ def _offsets(game: str, num_players: int) -> tuple[np.ndarray, int]:
 
 
 @njit(cache=True)
-def _put_card(out, o, table, card):  # pragma: no cover - compiled
+def _put_card(  # pragma: no cover - compiled
+    out: np.ndarray, o: int, table: np.ndarray, card: int | np.int64
+) -> None:
     if card >= 0:
         for j in range(table.shape[1]):
             out[o + j] = table[card, j]
 
 
 @njit(cache=True)
-def _put_reserved(out, o, table, s, p, k):  # pragma: no cover - compiled
+def _put_reserved(  # pragma: no cover - compiled
+    out: np.ndarray, o: int, table: np.ndarray, s: np.record, p: int | np.int64, k: int
+) -> None:
     """Slot ``k`` of seat ``p``: card features, hidden, blind (C8, C16, D9, D22)."""
     nf = table.shape[1]
     if k >= s.num_reserved[p]:
@@ -653,7 +659,9 @@ def _put_reserved(out, o, table, s, p, k):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _encode_classic(arr, out, off, card, noble):  # pragma: no cover - compiled
+def _encode_classic(  # pragma: no cover - compiled
+    arr: np.ndarray, out: np.ndarray, off: np.ndarray, card: np.ndarray, noble: np.ndarray
+) -> None:
     s = state_record(arr)
     n = np.int64(s.num_players)
     me = np.int64(s.observer)
@@ -710,7 +718,9 @@ def _encode_classic(arr, out, off, card, noble):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _encode_duel(arr, out, off, card, royal):  # pragma: no cover - compiled
+def _encode_duel(  # pragma: no cover - compiled
+    arr: np.ndarray, out: np.ndarray, off: np.ndarray, card: np.ndarray, royal: np.ndarray
+) -> None:
     s = state_record(arr)
     me = np.int64(s.observer)
     cur = np.int64(s.current)

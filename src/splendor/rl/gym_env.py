@@ -109,6 +109,8 @@ class SplendorEnv(gymnasium.Env):
             raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
         self.max_turns = max_turns
         self._seat_option = self._check_seat(seat)
+        # bot specs (str) or objects with choose(), checked below
+        self._opponents: list[Any]
         if isinstance(opponent, (str, bytes)) or not isinstance(opponent, Sequence):
             self._opponents = [opponent] * (self.num_players - 1)
         else:

@@ -140,7 +140,7 @@ def _int_param(params: dict[str, Any], name: str, lo: int, hi: int) -> int:
     return int(value)
 
 
-class _SplendorGameBase(pyspiel.Game):
+class _SplendorGameBase(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
     """What both OpenSpiel games share (use :class:`SplendorGame` or :class:`DuelGame`)."""
 
     KIND = ""
@@ -205,6 +205,7 @@ class _SplendorGameBase(pyspiel.Game):
             st = self.new_initial_state()
             st.apply_action(int(seed - self.first_seed))
             return st
+        engine: classic.State | duel.State
         if self.kind == "classic":
             engine = classic.new_game(self.num_players(), seed)
         else:
@@ -227,7 +228,8 @@ class _SplendorGameBase(pyspiel.Game):
             )
         if engine_state.num_players != self.num_players():
             raise ValueError(
-                f"the game has {self.num_players()} players, the engine state {engine_state.num_players}"
+                f"the game has {self.num_players()} players, the engine state "
+                f"{engine_state.num_players}"
             )
         st = SplendorState(self)
         st._core.set_engine(engine_state.copy())
@@ -248,7 +250,8 @@ class _SplendorGameBase(pyspiel.Game):
                 corrupt engine position (the message names the field and the rule).
         """
         try:
-            return super().deserialize_state(text)
+            state: SplendorState = super().deserialize_state(text)
+            return state
         except (pyspiel.SpielError, ValueError):
             raise
         except Exception as e:  # an unpickling error, or a pickle of something else
@@ -258,8 +261,8 @@ class _SplendorGameBase(pyspiel.Game):
 
     def make_py_observer(
         self,
-        iig_obs_type: pyspiel.IIGObservationType | dict | None = None,
-        params: dict | None = None,
+        iig_obs_type: pyspiel.IIGObservationType | dict[str, Any] | None = None,
+        params: dict[str, Any] | None = None,
     ) -> SplendorObserver:
         """The observer OpenSpiel uses for observation and information-state strings and
         tensors (see :class:`SplendorObserver`).
@@ -402,7 +405,7 @@ class _Core:
         c.cur = self.cur
         return c
 
-    def __deepcopy__(self, memo: dict) -> _Core:
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         c = self._shell()
         c.engine = None if self.engine is None else self.engine.copy()
         c.anchor = self.anchor  # never mutated: replays work on a copy
@@ -496,7 +499,7 @@ def _core_from_json(text: str) -> _Core:
     return core
 
 
-class SplendorState(pyspiel.State):
+class SplendorState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type information
     """One OpenSpiel state of either game, over an engine state.
 
     Create with ``game.new_initial_state()`` (the deal's chance node) or
@@ -525,7 +528,8 @@ class SplendorState(pyspiel.State):
             if name == "_deal" and value != (game.first_seed, game.deals):
                 raise ValueError(
                     f"the serialized deal range {value!r} is not this game's "
-                    f"{(game.first_seed, game.deals)!r}: deserialize with the game that serialized it"
+                    f"{(game.first_seed, game.deals)!r}: deserialize with the game that "
+                    "serialized it"
                 )
             if name == "_core":
                 if not isinstance(value, _Core):
@@ -550,7 +554,8 @@ class SplendorState(pyspiel.State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At the deal: ``[(d, 1/deals) for d in range(deals)]``; outcome ``d`` deals the
         engine game of seed ``seed + d``."""
-        return self.get_game()._outcomes
+        outcomes: list[tuple[int, float]] = self.get_game()._outcomes
+        return outcomes
 
     def _legal_actions(self, player: int) -> list[int]:
         """Legal decision ids of the current player, ascending (OpenSpiel asks only for the
@@ -647,7 +652,8 @@ class SplendorState(pyspiel.State):
         if not 0 <= int(player_id) < core.num_players:
             raise ValueError(f"player_id must be 0..{core.num_players - 1}, got {player_id!r}")
         if core.engine is None:
-            return self.clone()
+            cloned: SplendorState = self.clone()
+            return cloned
         if probability_sampler is None:
             rng = np.random.default_rng()
         else:
@@ -655,7 +661,7 @@ class SplendorState(pyspiel.State):
                 [int(float(probability_sampler()) * 2**32) for _ in range(2)]
             )
         engine = _MODULES[core.kind].determinize(core.engine.observation(int(player_id)), rng)
-        out = self.clone()
+        out: SplendorState = self.clone()
         out._core = core.resampled(engine)
         return out
 
@@ -768,7 +774,10 @@ class SplendorObserver:
     """
 
     def __init__(
-        self, game: _SplendorGameBase, iig_obs_type: pyspiel.IIGObservationType, params: dict | None
+        self,
+        game: _SplendorGameBase,
+        iig_obs_type: pyspiel.IIGObservationType,
+        params: dict[str, Any] | None,
     ) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
@@ -822,7 +831,8 @@ def _card(c: Any) -> str:
 
 def _reserved(pv: Any) -> str:
     return " ".join(
-        _card(c) + ("b" if blind else "") for c, blind in zip(pv.reserved, pv.reserved_blind)
+        _card(c) + ("b" if blind else "")
+        for c, blind in zip(pv.reserved, pv.reserved_blind, strict=True)
     )
 
 
@@ -895,7 +905,7 @@ def _duel_text(v: Any) -> str:
     for pv in v.players:
         bought = " ".join(
             f"#{c.id}:{_token(col) if col >= 0 else '-'}"
-            for c, col in zip(pv.purchased, pv.purchased_colors)
+            for c, col in zip(pv.purchased, pv.purchased_colors, strict=True)
         )
         royals = " ".join(f"r{r.id + 1}" for r in pv.royals)
         gems = DUEL_TOKEN_LETTERS[:5]
@@ -911,7 +921,9 @@ def _duel_text(v: Any) -> str:
 # --------------------------------------------------------------------------- history
 
 
-def _public_snapshot(kind: str, st: Any) -> tuple[tuple, tuple, frozenset]:
+def _public_snapshot(
+    kind: str, st: Any
+) -> tuple[tuple[int, ...], tuple[int, ...], frozenset[tuple[int, int]]]:
     """What every seat sees of the places a decision can reveal something in: face-up
     cards, the Duel board, and who bought which card."""
     bought = frozenset((pv.seat, c.id) for pv in st.players for c in pv.purchased)
@@ -944,13 +956,13 @@ def _annotate(kind: str, st: Any, action_id: int) -> str:
     after = _public_snapshot(kind, st)
     parts = [f"{seat}:{_MODULES[kind].Action.from_id(action_id)}"]
     names = _SLOTS[kind]
-    for i, (a, b) in enumerate(zip(before[0], after[0])):
+    for i, (a, b) in enumerate(zip(before[0], after[0], strict=True)):
         if a != b:
             parts.append(f"{names[i]}:{'-' if a < 0 else f'#{a}'}>{'-' if b < 0 else f'#{b}'}")
-    for i, (a, b) in enumerate(zip(before[1], after[1])):
+    for i, (a, b) in enumerate(zip(before[1], after[1], strict=True)):
         if a != b:
             parts.append(f"{cell_name(i)}:{_token(a)}>{_token(b)}")
-    for s, cid in sorted(after[2] - before[2]):
+    for _seat, cid in sorted(after[2] - before[2]):
         parts.append(f"+#{cid}")
     return " ".join(parts)
 
@@ -958,7 +970,7 @@ def _annotate(kind: str, st: Any, action_id: int) -> str:
 # --------------------------------------------------------------------------- bots
 
 
-class DeterminizingBot(pyspiel.Bot):
+class DeterminizingBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel has no type information
     """Plays a perfect-information OpenSpiel bot (such as
     ``open_spiel.python.algorithms.mcts.MCTSBot``) fairly in these imperfect-information
     games: each decision is searched on a determinization
@@ -984,7 +996,10 @@ class DeterminizingBot(pyspiel.Bot):
 
     def step_with_policy(self, state: SplendorState) -> tuple[list[tuple[int, float]], int]:
         """The wrapped bot's policy and decision on a determinization of ``state``."""
-        return self._bot.step_with_policy(self._sample(state))
+        result: tuple[list[tuple[int, float]], int] = self._bot.step_with_policy(
+            self._sample(state)
+        )
+        return result
 
     def restart_at(self, state: SplendorState) -> None:
         if hasattr(self._bot, "restart_at"):

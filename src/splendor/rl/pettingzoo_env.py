@@ -48,7 +48,7 @@ from .render import render_rgb, render_text
 __all__ = ["ClassicAECEnv", "DuelAECEnv", "SplendorAECEnv", "make_env"]
 
 
-class SplendorAECEnv(AECEnv):
+class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
     """The AEC environment of either game (see the module docstring).
 
     Args:
@@ -69,7 +69,7 @@ class SplendorAECEnv(AECEnv):
         ValueError: unknown game, bad player count, render mode, ``turn_cap`` or ``max_turns``.
     """
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "render_modes": ["ansi", "rgb_array"],
         "name": "splendor_v0",
         "is_parallelizable": False,
@@ -113,11 +113,11 @@ class SplendorAECEnv(AECEnv):
 
     # -- spaces ---------------------------------------------------------------------
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Dict:
         """``Dict(observation=Box float32, action_mask=Box int8)`` of ``agent``."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Discrete:
         """``Discrete(num_actions)``: decision ids of the engine's action table."""
         return self.action_spaces[agent]
 
@@ -144,7 +144,7 @@ class SplendorAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = agent_name(self.game_state.current_player)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

@@ -38,7 +38,7 @@ def _agent(seat: int) -> str:
 
 
 def _tokens(letters: str, counts: Sequence[int]) -> str:
-    return " ".join(f"{letter}{n}" for letter, n in zip(letters, counts))
+    return " ".join(f"{letter}{n}" for letter, n in zip(letters, counts, strict=True))
 
 
 def render_text(observation: Any) -> str:
@@ -106,7 +106,8 @@ def _text_classic(obs: classic.Observation) -> str:
         mark = ">" if p.seat == obs.current_player else " "
         lines.append(
             f"{mark} {_agent(p.seat)}: {p.points} pts  tokens {_tokens(TOKEN_LETTERS, p.tokens)}"
-            f"  bonuses {_tokens('WUGRK', p.bonuses)}  cards {len(p.purchased)}  nobles {len(p.nobles)}"
+            f"  bonuses {_tokens('WUGRK', p.bonuses)}  cards {len(p.purchased)}"
+            f"  nobles {len(p.nobles)}"
         )
         if p.reserved:
             lines.append(
@@ -144,7 +145,8 @@ def _text_duel(obs: duel.Observation) -> str:
         mark = ">" if p.seat == obs.current_player else " "
         lines.append(
             f"{mark} {_agent(p.seat)}: {p.points} pts  {p.crowns} crowns  privileges {p.privileges}"
-            f"  tokens {_tokens(DUEL_TOKEN_LETTERS, p.tokens)}  bonuses {_tokens('WUGRK', p.bonuses)}"
+            f"  tokens {_tokens(DUEL_TOKEN_LETTERS, p.tokens)}"
+            f"  bonuses {_tokens('WUGRK', p.bonuses)}"
         )
         lines.append(
             f"      colour points {_tokens('WUGRK', p.color_points)}  cards {len(p.purchased)}"
@@ -192,8 +194,9 @@ def render_rgb(observation: Any, width: int = 960, height: int = 640) -> np.ndar
         _draw_classic(ax, observation)
     else:
         _draw_duel(ax, observation)
-    canvas.draw()
-    img = np.asarray(canvas.buffer_rgba())[:, :, :3].copy()
+    # matplotlib's Agg canvas (backend_agg) has no type annotations.
+    canvas.draw()  # type: ignore[no-untyped-call]
+    img = np.asarray(canvas.buffer_rgba())[:, :, :3].copy()  # type: ignore[no-untyped-call]
     return img
 
 
@@ -254,7 +257,7 @@ def _draw_classic(ax: Any, obs: classic.Observation) -> None:
                 _cost("WUGRK", noble.requirement),
             )
     for row, lvl in enumerate((3, 2, 1)):
-        y = 42 - 11 * row
+        y: float = 42 - 11 * row
         _text(ax, 1, y + 4, f"L{lvl}\n{obs.deck_sizes[lvl - 1]}", size=8)
         for k, card in enumerate(obs.faceup[lvl - 1]):
             if card is None:
@@ -277,7 +280,8 @@ def _draw_classic(ax: Any, obs: classic.Observation) -> None:
             ax,
             52,
             y,
-            f"{mark}{_agent(p.seat)}  {p.points} pts  cards {len(p.purchased)}  nobles {len(p.nobles)}",
+            f"{mark}{_agent(p.seat)}  {p.points} pts  cards {len(p.purchased)}"
+            f"  nobles {len(p.nobles)}",
             size=8,
         )
         _text(ax, 52, y - 2.4, f"  tokens  {_tokens(TOKEN_LETTERS, p.tokens)}", size=7)
@@ -332,7 +336,8 @@ def _draw_duel(ax: Any, obs: duel.Observation) -> None:
         _text(
             ax, 1, y,
             f"{mark}{_agent(p.seat)}  {p.points} pts  {p.crowns} crowns  privileges {p.privileges}"
-            f"  tokens {_tokens(DUEL_TOKEN_LETTERS, p.tokens)}  bonuses {_tokens('WUGRK', p.bonuses)}",
+            f"  tokens {_tokens(DUEL_TOKEN_LETTERS, p.tokens)}"
+            f"  bonuses {_tokens('WUGRK', p.bonuses)}",
             size=7,
         )  # fmt: skip
         res = "; ".join(str(c) for c in p.reserved) or "-"
