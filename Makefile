@@ -5,15 +5,15 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 ARGS ?=
 
-.PHONY: setup system-deps play serve test test-fast test-nojit bench clean
+.PHONY: setup system-deps play serve lint format test test-fast test-nojit bench clean
 
 setup: $(STAMP)
 
-# Creates .venv if missing and installs the package with its test dependencies.
+# Creates .venv if missing and installs the package with its test and lint dependencies.
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[test,lint]'
 	@touch $(STAMP)
 
 # A terminal game: you against bots (override with ARGS="--players 3 --seats human,greedy,random").
@@ -41,8 +41,22 @@ system-deps:
 	  fi; \
 	fi
 
-# The whole suite (compiled), then the rule tests again as plain Python (NUMBA_DISABLE_JIT=1).
-test: $(STAMP) system-deps
+# The checks (configured in pyproject.toml; the pre-commit hooks run the same): ruff's lint
+# rules and formatting over every Python file, strict mypy over src/splendor. Changes nothing.
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/pre-commit validate-config .pre-commit-config.yaml
+
+# Rewrites the files: ruff format, then ruff's safe automatic fixes (import order, pyupgrade).
+format: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+# The checks, the whole suite (compiled), then the rule tests again as plain Python
+# (NUMBA_DISABLE_JIT=1).
+test: $(STAMP) system-deps lint
 	$(PY) -m pytest -q -n 2
 	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -n 2 -m "not slow" tests/classic tests/duel
 
