@@ -160,9 +160,13 @@ def play_over_ws(
         assert ws.receive_json()["seat"] is None  # a spectator until the auth message
         ws.send_json({"type": "auth", "token": token})
         acted = -1
+        authed = False
         while True:
             m = ws.receive_json()
             assert m["type"] == "state", m
+            if not authed and m["seat"] is None:
+                continue  # a bot's move broadcast to the spectator before the auth arrived
+            authed = True
             assert m["seat"] == seat
             mine.append(m)
             if m["status"] == "finished":

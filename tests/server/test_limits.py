@@ -63,13 +63,15 @@ def test_limits_are_checked() -> None:
         Limits.unlimited_rates().action_rate is None
         and Limits.unlimited_rates().create_rate is None
     )
-    assert Limits(create_rate="off", action_rate="off") == Limits.unlimited_rates()
+    assert Limits.unlimited_rates().auth_rate is None
+    assert Limits(create_rate="off", action_rate="off", auth_rate="off") == Limits.unlimited_rates()
     for bad in (
         {"max_body_bytes": 0},
         {"max_ws_message_bytes": -1},
         {"max_json_depth": True},
         {"create_rate": "often"},
         {"action_rate": "5 per fortnight"},
+        {"auth_rate": "10 a minute"},
         {"create_rate": ""},
     ):
         with pytest.raises(ValueError):

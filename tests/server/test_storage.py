@@ -33,12 +33,25 @@ def seats() -> list[SeatInfo]:
 
 
 def test_migrations_create_the_schema_once(storage: Storage) -> None:
-    assert current_revision(storage.engine) == "0003"
+    assert current_revision(storage.engine) == "0004"
     storage.migrate()  # idempotent
-    assert current_revision(storage.engine) == "0003"
+    assert current_revision(storage.engine) == "0004"
     assert {"games", "seats", "moves", "alembic_version"} <= set(
         inspect(storage.engine).get_table_names()
     )
+
+
+def test_the_migrations_build_exactly_the_models_schema(storage: Storage) -> None:
+    """Alembic's autogenerate finds nothing to change between the migrated database and
+    the SQLAlchemy models (a model changed without its migration, or the reverse, fails)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    from splendor.server.storage import Base
+
+    with storage.engine.connect() as c:
+        diff = compare_metadata(MigrationContext.configure(c), Base.metadata)
+    assert diff == []
 
 
 def test_the_alembic_command_line_needs_a_database(tmp_path: Any) -> None:
@@ -55,7 +68,7 @@ def test_the_alembic_command_line_needs_a_database(tmp_path: Any) -> None:
     command.upgrade(alembic_config(url), "head")
     engine = create_engine(url)
     try:
-        assert current_revision(engine) == "0003"
+        assert current_revision(engine) == "0004"
     finally:
         engine.dispose()
 
@@ -226,7 +239,7 @@ def test_default_database_is_a_sqlite_file_in_the_user_data_dir(
     s = Storage(None)
     assert s.url == url
     s.migrate()
-    assert current_revision(s.engine) == "0003"
+    assert current_revision(s.engine) == "0004"
     s.close()
 
 

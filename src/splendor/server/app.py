@@ -63,7 +63,9 @@ from starlette.datastructures import MutableHeaders
 
 from ..bots.external import game_tables
 from . import bots as server_bots
+from .accounts import Accounts
 from .hub import Hub, Subscriber
+from .players_api import players_router
 from .protocol import MAX_JSON_DEPTH, MalformedJSONError, loads_json
 from .service import (
     BadRequest,
@@ -141,6 +143,8 @@ class Limits:
             (``"30/minute"``, several with ``;``); None or ``"off"``: unlimited.
         action_rate: actions, explanations and game-list lookups (REST) and WebSocket
             messages per client address; None or ``"off"``: unlimited.
+        auth_rate: guest sessions, sign-ups and log-ins per client address (each costs an
+            Argon2 hash; guessing passwords stays slow); None or ``"off"``: unlimited.
 
     Raises:
         ValueError: a size below 1, or a rate the ``limits`` package cannot parse.
@@ -151,13 +155,14 @@ class Limits:
     max_json_depth: int = MAX_JSON_DEPTH
     create_rate: str | None = "30/minute"
     action_rate: str | None = "30/second"
+    auth_rate: str | None = "10/minute;100/day"
 
     def __post_init__(self) -> None:
         for name in ("max_body_bytes", "max_ws_message_bytes", "max_json_depth"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
-        for name in ("create_rate", "action_rate"):
+        for name in ("create_rate", "action_rate", "auth_rate"):
             if getattr(self, name) == "off":
                 object.__setattr__(self, name, None)
             _parse_rate(name, getattr(self, name))
@@ -165,7 +170,7 @@ class Limits:
     @classmethod
     def unlimited_rates(cls, **kwargs: Any) -> Limits:
         """Limits without rate limits (load tests, benchmarks), sizes as given or default."""
-        return cls(create_rate=None, action_rate=None, **kwargs)
+        return cls(create_rate=None, action_rate=None, auth_rate=None, **kwargs)
 
 
 def _parse_rate(name: str, rate: str | None) -> list[Any]:
@@ -210,6 +215,10 @@ class RateLimiter:
         self._items = {
             "create": (_parse_rate("create_rate", limits.create_rate), "game creations"),
             "action": (_parse_rate("action_rate", limits.action_rate), "actions and messages"),
+            "auth": (
+                _parse_rate("auth_rate", limits.auth_rate),
+                "guest sessions, sign-ups and log-ins",
+            ),
         }
         self._limiter = (
             MovingWindowRateLimiter(MemoryStorage())
@@ -218,7 +227,7 @@ class RateLimiter:
         )
 
     def hit(self, kind: str, client: str) -> None:
-        """Count one ``kind`` (``"create"`` or ``"action"``) request of ``client``.
+        """Count one ``kind`` (``"create"``, ``"action"`` or ``"auth"``) request of ``client``.
 
         Raises:
             RateLimited: over a rate (the request must be refused; it was still counted).
@@ -292,6 +301,7 @@ def create_app(
         hub = Hub()
         service = GameService(storage, hub, server_bots.BotPools(quick, search), lifecycle)
         app.state.storage, app.state.hub, app.state.service = storage, hub, service
+        app.state.accounts = Accounts(storage)
         try:
             await service.start()
             gc.freeze()  # see the docstring: no full-collection pauses over start-up objects
@@ -341,6 +351,15 @@ def create_app(
 
     async def body_of(request: Request) -> dict[str, Any]:
         return await _json_object(request, limits.max_json_depth)
+
+    def accounts_of(request: Request) -> Accounts:
+        accounts: Accounts = request.app.state.accounts  # set by the lifespan above
+        return accounts
+
+    def hit_rate(kind: str, request: Request) -> None:
+        rates.hit(kind, _client(request))
+
+    app.include_router(players_router(accounts_of, body_of, hit_rate))
 
     # ------------------------------------------------------------------ REST
 

@@ -64,7 +64,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 STATUS_ACTIVE = "active"
@@ -139,6 +139,47 @@ class SeatRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    player_id: Mapped[str | None] = mapped_column(
+        ForeignKey("players.id", ondelete="SET NULL"), nullable=True, index=True
+    )  # 0004: the player sitting here (None: a bot, or not claimed through a session)
+
+
+class PlayerRow(Base):
+    """A guest (no ``name_key``, no password) or an account (migration 0004)."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(256), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SessionRow(Base):
+    """A browser session of a player: the SHA-256 of its cookie token (migration 0004)."""
+
+    __tablename__ = "player_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """A player's rating in one game kind (:mod:`splendor.server.ratings`, migration 0004)."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rating: Mapped[dict[str, Any]] = mapped_column(JSON)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class MoveRow(Base):
@@ -331,6 +372,10 @@ class Storage:
     def close(self) -> None:
         """Release the connection pool."""
         self.engine.dispose()
+
+    def session(self) -> Session:
+        """A new ORM session on this database (use it in a ``with`` block)."""
+        return self._sessions()
 
     # ------------------------------------------------------------------ writing
 

@@ -1,0 +1,369 @@
+"""Players of the web app: guests, accounts and their browser sessions.
+
+Anyone can play at once as a **guest**: a name, no password. The browser keeps the guest's
+session in an HTTP-only cookie (the app sets it; see :mod:`splendor.server.players_api`).
+A guest can become an **account** by choosing a password; it keeps its id, so its games and
+ratings stay its own. Accounts log in from any browser with their name and password.
+
+- Names are cleaned like seat names (:func:`splendor.server.protocol.clean_name`). One
+  account per name, compared without regard to case or Unicode width
+  (:func:`name_key`); guests' names are not reserved (a guest is shown as one).
+- Passwords are hashed with Argon2id (``argon2-cffi``'s :class:`~argon2.PasswordHasher`,
+  its default parameters); only the hash is stored. A hash made with older parameters is
+  replaced at the next log-in.
+- A log-in that fails says "wrong name or password" whether or not the name exists, and an
+  unknown name costs the same Argon2 verification as a known one: the only way to learn
+  whether a name is taken is to try to take it.
+- Session tokens are 256-bit random strings; the database stores their SHA-256
+  (:func:`splendor.server.storage.hash_token`), as for seat tokens.
+
+Every method is blocking (database and Argon2 work): the app calls them through
+:func:`asyncio.to_thread`.
+"""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from .protocol import BadNameError, clean_name
+from .service import MAX_NAME, BadRequest, Conflict, Forbidden, NotFound, ServiceError
+from .storage import (
+    GameRow,
+    PlayerRow,
+    RatingRow,
+    SeatRow,
+    SessionRow,
+    Storage,
+    hash_token,
+    storable,
+    utcnow,
+)
+
+MIN_PASSWORD = 8
+MAX_PASSWORD = 256
+"""Password lengths in characters (a longer one only costs the server hashing time)."""
+
+SESSION_TOUCH = timedelta(minutes=10)
+"""A session's ``last_used_at`` is written at most this often (not on every request)."""
+
+RECENT_GAMES = 20
+"""How many games a player page lists per group (open, finished)."""
+
+
+class BadCredentials(ServiceError):
+    """A log-in with a wrong name or password (401); the message never says which."""
+
+    status = 401
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player as the API shows it.
+
+    Attributes:
+        id: random URL-safe id (the player page is ``/players/{id}``).
+        name: display name.
+        account: True for an account (name and password), False for a guest.
+        created_at: when the player was made (UTC).
+    """
+
+    id: str
+    name: str
+    account: bool
+    created_at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id", "name", "account", "created_at"}`` (ISO 8601 time)."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "account": self.account,
+            "created_at": self.created_at.isoformat(),
+        }
+
+
+def name_key(name: str) -> str:
+    """The comparison key of an account name: NFKC, case-folded (``"Ann"``, ``"ANN"`` and
+    the full-width ``"Ａｎｎ"`` are one name)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def check_password(password: Any) -> str:
+    """``password`` if it is acceptable.
+
+    Raises:
+        BadRequest: not a string, shorter than :data:`MIN_PASSWORD` or longer than
+            :data:`MAX_PASSWORD` characters, or holding a NUL or a lone surrogate.
+    """
+    if not isinstance(password, str):
+        raise BadRequest(f'"password" must be a string, got {type(password).__name__}')
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise BadRequest(
+            f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters, got {len(password)}"
+        )
+    if not storable(password):
+        raise BadRequest("a password cannot hold a NUL or a lone surrogate")
+    return password
+
+
+def _clean(name: Any) -> str:
+    if not isinstance(name, str):
+        raise BadRequest(f'"name" must be a string, got {type(name).__name__}')
+    try:
+        return clean_name(name, MAX_NAME)
+    except BadNameError as e:
+        raise BadRequest(str(e)) from None
+
+
+def _player(row: PlayerRow) -> Player:
+    created = row.created_at
+    if created.tzinfo is None:  # SQLite gives naive datetimes back: they were stored as UTC
+        created = created.replace(tzinfo=utcnow().tzinfo)
+    return Player(row.id, row.name, row.name_key is not None, created)
+
+
+class Accounts:
+    """Guests, accounts and sessions over the server's database.
+
+    Args:
+        storage: the server's :class:`~splendor.server.storage.Storage` (its schema
+            migrated: tables ``players``, ``player_sessions``, ``ratings``).
+        hasher: the Argon2 hasher (tests pass cheaper parameters); default Argon2id with
+            ``argon2-cffi``'s default parameters.
+    """
+
+    def __init__(self, storage: Storage, hasher: PasswordHasher | None = None) -> None:
+        self.storage = storage
+        self.hasher = hasher if hasher is not None else PasswordHasher()
+        # verified when the name is unknown, so that a wrong name costs a right name's time
+        self._dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
+
+    # ------------------------------------------------------------------ sessions
+
+    def _new_session(self, player_id: str) -> str:
+        token = secrets.token_urlsafe(32)
+        now = utcnow()
+        with self.storage.engine.begin() as c:
+            c.execute(
+                insert(SessionRow),
+                {
+                    "token_hash": hash_token(token),
+                    "player_id": player_id,
+                    "created_at": now,
+                    "last_used_at": now,
+                },
+            )
+        return token
+
+    def player_for_session(self, token: str | None) -> Player | None:
+        """The player of a session token, or None (no token, unknown or logged out)."""
+        if not token or not storable(token) or len(token) > 128:
+            return None
+        th = hash_token(token)
+        now = utcnow()
+        with self.storage.session() as s:
+            found = s.execute(
+                select(PlayerRow, SessionRow.last_used_at)
+                .join(SessionRow, SessionRow.player_id == PlayerRow.id)
+                .where(SessionRow.token_hash == th)
+            ).first()
+            if found is None:
+                return None
+            row, last = found
+            player = _player(row)
+            if last.tzinfo is None:
+                last = last.replace(tzinfo=now.tzinfo)
+            if now - last > SESSION_TOUCH:
+                s.execute(
+                    update(SessionRow).where(SessionRow.token_hash == th).values(last_used_at=now)
+                )
+                s.execute(
+                    update(PlayerRow).where(PlayerRow.id == player.id).values(last_seen_at=now)
+                )
+                s.commit()
+        return player
+
+    def log_out(self, token: str | None) -> None:
+        """End a session (nothing happens for an unknown token)."""
+        if token and storable(token):
+            with self.storage.engine.begin() as c:
+                c.execute(delete(SessionRow).where(SessionRow.token_hash == hash_token(token)))
+
+    # ------------------------------------------------------------------ players
+
+    def create_guest(self, name: Any) -> tuple[Player, str]:
+        """A new guest called ``name`` and a session token for it.
+
+        Raises:
+            BadRequest: the name is not a string or not a valid name.
+        """
+        clean = _clean(name)
+        now = utcnow()
+        pid = secrets.token_urlsafe(9)
+        with self.storage.engine.begin() as c:
+            c.execute(
+                insert(PlayerRow),
+                {
+                    "id": pid,
+                    "name": clean,
+                    "name_key": None,
+                    "password_hash": None,
+                    "created_at": now,
+                    "last_seen_at": now,
+                },
+            )
+        return Player(pid, clean, False, now), self._new_session(pid)
+
+    def sign_up(self, name: Any, password: Any, session: str | None = None) -> tuple[Player, str]:
+        """Make an account: the guest of ``session`` becomes one (same id: its games and
+        ratings stay), or a new player when there is no guest session. Returns the player
+        and a fresh session token (the guest's other sessions stay logged in).
+
+        Raises:
+            BadRequest: a bad name or password.
+            Conflict: the name is taken by another account (409).
+            Forbidden: the session is already an account's (log out first).
+        """
+        clean = _clean(name)
+        check_password(password)
+        key = name_key(clean)
+        pw_hash = self.hasher.hash(password)
+        current = self.player_for_session(session)
+        if current is not None and current.account:
+            raise Forbidden("you are logged in to an account already; log out to make another")
+        now = utcnow()
+        pid = current.id if current is not None else secrets.token_urlsafe(9)
+        try:
+            with self.storage.engine.begin() as c:
+                if current is None:
+                    c.execute(
+                        insert(PlayerRow),
+                        {
+                            "id": pid,
+                            "name": clean,
+                            "name_key": key,
+                            "password_hash": pw_hash,
+                            "created_at": now,
+                            "last_seen_at": now,
+                        },
+                    )
+                else:
+                    c.execute(
+                        update(PlayerRow)
+                        .where(PlayerRow.id == pid)
+                        .values(name=clean, name_key=key, password_hash=pw_hash, last_seen_at=now)
+                    )
+        except IntegrityError:
+            raise Conflict(f"the name {clean!r} is taken; choose another") from None
+        created = current.created_at if current is not None else now
+        return Player(pid, clean, True, created), self._new_session(pid)
+
+    def log_in(self, name: Any, password: Any) -> tuple[Player, str]:
+        """Log in to an account; returns the player and a new session token.
+
+        Raises:
+            BadCredentials: the name or the password is wrong (the message does not say
+                which, and both cost one Argon2 verification).
+            BadRequest: the name or password is not a string.
+        """
+        if not isinstance(name, str) or not isinstance(password, str):
+            raise BadRequest('"name" and "password" must be strings')
+        wrong = BadCredentials("wrong name or password")
+        try:
+            key = name_key(clean_name(name, MAX_NAME))
+        except BadNameError:
+            key = None
+        row = None
+        if key is not None and storable(password):
+            with self.storage.session() as s:
+                row = s.scalars(select(PlayerRow).where(PlayerRow.name_key == key)).first()
+        stored = row.password_hash if row is not None and row.password_hash else None
+        try:
+            self.hasher.verify(stored or self._dummy_hash, password)
+        except (VerificationError, InvalidHashError):
+            raise wrong from None
+        if row is None or stored is None:
+            raise wrong
+        if self.hasher.check_needs_rehash(stored):
+            with self.storage.engine.begin() as c:
+                c.execute(
+                    update(PlayerRow)
+                    .where(PlayerRow.id == row.id)
+                    .values(password_hash=self.hasher.hash(password))
+                )
+        return _player(row), self._new_session(row.id)
+
+    def get(self, player_id: str) -> Player:
+        """The player with id ``player_id``.
+
+        Raises:
+            NotFound: there is none.
+        """
+        if not storable(player_id) or len(player_id) > 32:
+            raise NotFound(f"no player {player_id!r}")
+        with self.storage.session() as s:
+            row = s.get(PlayerRow, player_id)
+        if row is None:
+            raise NotFound(f"no player {player_id!r}")
+        return _player(row)
+
+    def profile(self, player_id: str) -> dict[str, Any]:
+        """What a player page shows: the player, its rating per game kind, its open games
+        and its finished games (newest first, at most :data:`RECENT_GAMES` each, with the
+        links to play or watch and to the replay), and its results in them.
+
+        Raises:
+            NotFound: no such player.
+        """
+        player = self.get(player_id)
+        with self.storage.session() as s:
+            ratings = s.scalars(select(RatingRow).where(RatingRow.player_id == player_id)).all()
+            rows = s.execute(
+                select(GameRow, SeatRow.seat)
+                .join(SeatRow, SeatRow.game_id == GameRow.id)
+                .where(SeatRow.player_id == player_id)
+                .order_by(GameRow.updated_at.desc(), GameRow.id)
+            ).all()
+        open_games: list[dict[str, Any]] = []
+        finished: list[dict[str, Any]] = []
+        for game, seat in rows:
+            entry: dict[str, Any] = {
+                "id": game.id,
+                "game": game.game,
+                "num_players": game.num_players,
+                "seat": seat,
+                "url": f"/games/{game.id}",
+            }
+            if game.status == "finished" and game.result is not None:
+                winners = list(game.result.get("winners") or [])
+                entry["replay"] = f"/games/{game.id}/replay"
+                entry["outcome"] = (
+                    ("shared" if len(winners) > 1 else "won") if seat in winners else "lost"
+                )
+                entry["scores"] = game.result.get("scores")
+                if len(finished) < RECENT_GAMES:
+                    finished.append(entry)
+            elif len(open_games) < RECENT_GAMES:
+                open_games.append(entry)
+        return {
+            "player": player.to_json(),
+            "ratings": {
+                r.kind: {
+                    "rating": r.rating,
+                    "games": r.games,
+                    "updated_at": r.updated_at.isoformat(),
+                }
+                for r in ratings
+            },
+            "open_games": open_games,
+            "finished_games": finished,
+        }

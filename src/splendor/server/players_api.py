@@ -1,0 +1,141 @@
+"""The players' HTTP API: guest, sign-up, log-in, log-out, "who am I" and player pages.
+
+The session lives in the cookie :data:`SESSION_COOKIE`: HTTP-only (scripts cannot read it),
+``SameSite=Lax`` (other sites' pages cannot post with it), ``Secure`` when the request came
+over HTTPS, for :data:`SESSION_MAX_AGE` seconds. A request that carries the cookie and an
+``Origin`` header naming another site is refused (403) before anything changes.
+
+Routes (JSON bodies, answers ``{"player": {...}}`` unless said):
+
+- ``POST /api/players/guest`` ``{"name"}``: a new guest, logged in (201).
+- ``POST /api/players/signup`` ``{"name", "password"}``: an account; the guest of the
+  current session becomes it (same id, games and ratings kept) (201). 409: the name is taken.
+- ``POST /api/players/login`` ``{"name", "password"}``: 401 "wrong name or password".
+- ``POST /api/players/logout``: ends the session, clears the cookie (``{"player": null}``).
+- ``GET /api/players/me``: the session's player, or ``{"player": null}``.
+- ``GET /api/players/{id}``: the player page (:meth:`.accounts.Accounts.profile`).
+
+Guest, sign-up and log-in count against the ``auth`` rate of :class:`.app.Limits`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from .accounts import Accounts, Player
+from .service import Forbidden
+
+SESSION_COOKIE = "splendor_session"
+SESSION_MAX_AGE = 400 * 24 * 3600
+"""Seconds a session cookie lives (400 days, the longest browsers keep one)."""
+
+
+def session_token(request: Request) -> str | None:
+    """The session token of a request's cookie, if any."""
+    return request.cookies.get(SESSION_COOKIE)
+
+
+def check_same_site(request: Request) -> None:
+    """Refuse a cookie-carrying request whose ``Origin`` is another site.
+
+    Raises:
+        Forbidden: the ``Origin`` header names a host other than the request's ``Host``.
+    """
+    origin = request.headers.get("origin")
+    if origin is None or SESSION_COOKIE not in request.cookies:
+        return
+    if urlsplit(origin).netloc != request.headers.get("host"):
+        raise Forbidden("a request from another site cannot use your session")
+
+
+def _with_session(request: Request, content: dict[str, Any], token: str, status: int) -> Any:
+    response = JSONResponse(content, status_code=status)
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=SESSION_MAX_AGE,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
+def players_router(
+    accounts_of: Callable[[Request], Accounts],
+    body_of: Callable[[Request], Awaitable[dict[str, Any]]],
+    hit_rate: Callable[[str, Request], None],
+) -> APIRouter:
+    """The routes above.
+
+    Args:
+        accounts_of: the app's :class:`~.accounts.Accounts` for a request.
+        body_of: reads a request's JSON object body (size and depth limited; 400 if not
+            an object).
+        hit_rate: counts a request of a kind (``"auth"``, ``"action"``) for its client
+            (raises the app's 429 error when over the rate).
+    """
+    router = APIRouter(prefix="/api/players")
+
+    def logged_in(request: Request, player: Player, token: str, status: int) -> Any:
+        return _with_session(request, {"player": player.to_json()}, token, status)
+
+    @router.post("/guest", status_code=201)
+    async def guest(request: Request) -> Any:
+        hit_rate("auth", request)
+        check_same_site(request)
+        body = await body_of(request)
+        player, token = await asyncio.to_thread(accounts_of(request).create_guest, body.get("name"))
+        return logged_in(request, player, token, 201)
+
+    @router.post("/signup", status_code=201)
+    async def signup(request: Request) -> Any:
+        hit_rate("auth", request)
+        check_same_site(request)
+        body = await body_of(request)
+        player, token = await asyncio.to_thread(
+            accounts_of(request).sign_up,
+            body.get("name"),
+            body.get("password"),
+            session_token(request),
+        )
+        return logged_in(request, player, token, 201)
+
+    @router.post("/login")
+    async def login(request: Request) -> Any:
+        hit_rate("auth", request)
+        check_same_site(request)
+        body = await body_of(request)
+        player, token = await asyncio.to_thread(
+            accounts_of(request).log_in, body.get("name"), body.get("password")
+        )
+        return logged_in(request, player, token, 200)
+
+    @router.post("/logout")
+    async def logout(request: Request) -> Any:
+        check_same_site(request)
+        await asyncio.to_thread(accounts_of(request).log_out, session_token(request))
+        response = JSONResponse({"player": None})
+        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax")
+        return response
+
+    @router.get("/me")
+    async def me(request: Request) -> dict[str, Any]:
+        player = await asyncio.to_thread(
+            accounts_of(request).player_for_session, session_token(request)
+        )
+        return {"player": player.to_json() if player is not None else None}
+
+    @router.get("/{player_id}")
+    async def page(request: Request, player_id: str) -> dict[str, Any]:
+        hit_rate("action", request)  # database queries per call
+        return await asyncio.to_thread(accounts_of(request).profile, player_id)
+
+    return router
