@@ -230,3 +230,44 @@ def test_the_player_page_lists_games_results_and_ratings(client: TestClient) -> 
     (done,) = page["finished_games"]
     assert done["outcome"] == "won" and done["scores"] == [20, 9]
     assert done["replay"] == f"/games/{games[0]['game_id']}/replay"
+
+
+def test_a_logged_in_player_who_opens_an_invite_link_holds_the_seat(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """The seat token of an invite link, used with a session, makes the seat the player's:
+    the session alone then shows the seat's view, plays it (REST and WebSocket) and puts the
+    game on the player's page; a page of another site gets a spectator's view."""
+    ann = make_client()
+    me = ann.post("/api/players/guest", json={"name": "Ann"}).json()["player"]
+    seats = [{"type": "human", "name": "Ann"}, {"type": "human", "name": "Bob"}]
+    made = ann.post("/api/games", json={"game": "duel", "seats": seats}).json()
+    gid, token = made["game_id"], made["seats"][0]["token"]
+    assert ann.get(f"/api/games/{gid}").json()["seat"] is None  # not claimed yet
+    assert (
+        ann.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json()["seat"]
+        == 0
+    )
+    state = ann.get(f"/api/games/{gid}").json()
+    assert state["seat"] == 0  # the session is enough now
+    first = state["legal_actions"][0]["notation"]
+    r = ann.post(f"/api/games/{gid}/actions", json={"action": first, "move": 0})
+    assert r.status_code == 200, r.text
+    assert r.json()["move"] == 1
+    page = ann.get(f"/api/players/{me['id']}").json()
+    assert [g["id"] for g in page["open_games"]] == [gid]
+    with ann.websocket_connect(f"/ws/games/{gid}") as ws:
+        assert ws.receive_json()["seat"] == 0
+    with ann.websocket_connect(
+        f"/ws/games/{gid}", headers={"Origin": "https://evil.example"}
+    ) as ws:
+        assert ws.receive_json()["seat"] is None
+    # another player's session holds no seat: a spectator, and cannot act
+    bob = TestClient(ann.app)
+    bob.post("/api/players/guest", json={"name": "Bob"})
+    assert bob.get(f"/api/games/{gid}").json()["seat"] is None
+    r = bob.post(f"/api/games/{gid}/actions", json={"action": "replenish", "move": 1})
+    assert r.status_code == 403
+    # Ann's token cannot make the seat Bob's: it is Ann's already
+    bob.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}"})
+    assert bob.get(f"/api/games/{gid}").json()["seat"] is None

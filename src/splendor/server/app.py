@@ -27,7 +27,8 @@ requests (with ``Retry-After``), 503 database unavailable (with ``Retry-After``)
   and the connection stays open (a bad token too: 403, still a spectator). Close codes:
   4400 a token in the URL, 4404 unknown game, 1013 database unavailable or the client
   fell behind.
-- ``GET /``, ``/games/{id}``, ``/games/{id}/replay``: the client's ``index.html``;
+- ``GET /``, ``/games/{id}``, ``/games/{id}/replay``, ``/players/{id}``: the client's
+  ``index.html``;
   ``/static/...``: the client's files (``src/splendor/web/``).
 
 Seat tokens never travel in a URL: ``?token=`` is refused (400, WebSocket 4400), and
@@ -65,7 +66,7 @@ from ..bots.external import game_tables
 from . import bots as server_bots
 from .accounts import Accounts
 from .hub import Hub, Subscriber
-from .players_api import players_router
+from .players_api import SESSION_COOKIE, players_router, same_site
 from .protocol import MAX_JSON_DEPTH, MalformedJSONError, loads_json
 from .service import (
     BadRequest,
@@ -352,9 +353,21 @@ def create_app(
     async def body_of(request: Request) -> dict[str, Any]:
         return await _json_object(request, limits.max_json_depth)
 
-    def accounts_of(request: Request) -> Accounts:
+    def accounts_of(request: Request | WebSocket) -> Accounts:
         accounts: Accounts = request.app.state.accounts  # set by the lifespan above
         return accounts
+
+    async def player_id_of(connection: Request | WebSocket) -> str | None:
+        """The id of the logged-in player of a request or WebSocket (its session cookie),
+        or None; a cookie sent from another site's page does not count."""
+        if not same_site(connection):
+            return None
+        token = connection.cookies.get(SESSION_COOKIE)
+        if token is None:
+            return None
+        accounts = accounts_of(connection)
+        player = await asyncio.to_thread(accounts.player_for_session, token)
+        return None if player is None else player.id
 
     def hit_rate(kind: str, request: Request) -> None:
         rates.hit(kind, _client(request))
@@ -417,7 +430,8 @@ def create_app(
         token = _token(request)
         service = service_of(request)
         live = await service.get(_checked_id(game_id))
-        return _json_response(service.message_json(live, service.seat_for_token(live, token)))
+        seat = await service.viewer_seat(live, token, await player_id_of(request))
+        return _json_response(service.message_json(live, seat))
 
     @app.post("/api/games/{game_id}/actions")
     async def post_action(request: Request, game_id: str) -> Response:
@@ -433,7 +447,9 @@ def create_app(
                 'missing "move": the "move" number of the state you decided on (a whole number); '
                 "a request replayed with it cannot play twice"
             )
-        live, seat = await service.act(game_id, token, body["action"], body["move"])
+        live, seat = await service.act(
+            game_id, token, body["action"], body["move"], await player_id_of(request)
+        )
         return _json_response(service.message_json(live, seat))
 
     @app.post("/api/games/{game_id}/explain")
@@ -445,7 +461,7 @@ def create_app(
         token = _token(request, body)
         if "action" not in body:
             raise BadRequest('missing "action": an action id or a notation')
-        return await service.explain(game_id, token, body["action"])
+        return await service.explain(game_id, token, body["action"], await player_id_of(request))
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(request: Request, game_id: str) -> JSONResponse:
@@ -488,8 +504,12 @@ def create_app(
             )
             return
         hub: Hub = websocket.app.state.hub
-        sub = hub.subscribe(game_id, None)
-        sub.send_text(service.message_json(live, None))
+        player_id = await player_id_of(websocket)
+        sub = hub.subscribe(game_id, service.seat_of_player(live, player_id))
+        sub.player_id = player_id
+        sub.send_text(service.message_json(live, sub.seat))
+        if sub.seat is not None:
+            service.publish(live, exclude=sub)  # the others see the seat connected
         sender = asyncio.create_task(_send_loop(websocket, sub))
         try:
             await _receive_loop(websocket, service, live, sub, limits, rates)
@@ -519,6 +539,10 @@ def create_app(
 
     @app.get("/games/{game_id}/replay", include_in_schema=False)
     async def replay_page(game_id: str) -> FileResponse:
+        return index()
+
+    @app.get("/players/{player_id}", include_in_schema=False)
+    async def player_page(player_id: str) -> FileResponse:
         return index()
 
     app.mount("/static", StaticFiles(directory=web, check_dir=False), name="static")
@@ -786,7 +810,8 @@ async def _handle_message(
         token = message.get("token")
         if not isinstance(token, str) or not token:
             raise BadRequest('"token" must be your seat token (a string, from your invite link)')
-        seat = service.seat_for_token(live, token)  # a bad token: Forbidden, still a spectator
+        # a bad token: Forbidden, still a spectator
+        seat = await service.viewer_seat(live, token, sub.player_id)
         assert seat is not None
         sub.seat = seat
         sub.send_text(service.message_json(live, seat))

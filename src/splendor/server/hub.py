@@ -27,12 +27,14 @@ class Subscriber:
 
     Attributes:
         seat: the seat the connection acts for, or None (spectator).
+        player_id: the logged-in player of the connection (its session cookie), or None.
         outbox: messages to send (JSON text), in order; None asks the sender to close.
         overflowed: set when the client fell too far behind (the connection is closed).
     """
 
     game_id: str
     seat: int | None
+    player_id: str | None = None
     outbox: asyncio.Queue[str | None] = field(
         default_factory=lambda: asyncio.Queue(maxsize=OUTBOX_LIMIT + 1)
     )

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from starlette.requests import HTTPConnection
 
 from .accounts import Accounts, Player
 from .service import Forbidden
@@ -41,16 +42,21 @@ def session_token(request: Request) -> str | None:
     return request.cookies.get(SESSION_COOKIE)
 
 
+def same_site(connection: HTTPConnection) -> bool:
+    """False when a request or WebSocket handshake carries an ``Origin`` header naming a
+    host other than its ``Host`` (a page of another site): its cookie must not be used.
+    Browsers send ``Origin`` on every WebSocket handshake and cross-site POST."""
+    origin = connection.headers.get("origin")
+    return origin is None or urlsplit(origin).netloc == connection.headers.get("host")
+
+
 def check_same_site(request: Request) -> None:
     """Refuse a cookie-carrying request whose ``Origin`` is another site.
 
     Raises:
         Forbidden: the ``Origin`` header names a host other than the request's ``Host``.
     """
-    origin = request.headers.get("origin")
-    if origin is None or SESSION_COOKIE not in request.cookies:
-        return
-    if urlsplit(origin).netloc != request.headers.get("host"):
+    if SESSION_COOKIE in request.cookies and not same_site(request):
         raise Forbidden("a request from another site cannot use your session")
 
 

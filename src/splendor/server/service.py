@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import functools
 import hashlib
 import hmac
@@ -897,6 +898,53 @@ class GameService:
             )
         return seat
 
+    def seat_of_player(self, live: LiveGame, player_id: str | None) -> int | None:
+        """The seat of ``player_id`` in ``live`` (None: not seated, or no player)."""
+        if player_id is None:
+            return None
+        for s in live.seats:
+            if s.player_id == player_id:
+                return s.seat
+        return None
+
+    async def viewer_seat(
+        self, live: LiveGame, token: Any, player_id: str | None = None
+    ) -> int | None:
+        """Who is looking: the seat of ``token`` when one is given (and then, when the
+        viewer is also the logged-in player ``player_id``, the seat becomes that player's:
+        :meth:`claim_seat`), else the seat where ``player_id`` sits, else None (a
+        spectator).
+
+        Raises:
+            Forbidden: a token that is not a seat token of this game.
+            BadRequest: a token that is not a string.
+        """
+        if token is not None and token != "":
+            seat = self.seat_for_token(live, token)
+            if seat is not None and player_id is not None:
+                await self.claim_seat(live, seat, player_id)
+            return seat
+        return self.seat_of_player(live, player_id)
+
+    async def claim_seat(self, live: LiveGame, seat: int, player_id: str) -> None:
+        """Record that ``player_id`` sits at ``seat`` (a seat token opened by a logged-in
+        player), so the game is on the player's page and the player's session is enough to
+        play it. Nothing happens for a seat already claimed, or a player who has another
+        seat in this game; a database error is logged, not raised (the move or view that
+        asked goes on)."""
+        info = live.seats[seat]
+        if info.player_id is not None or info.type != "human":
+            return
+        if self.seat_of_player(live, player_id) is not None:
+            return
+        try:
+            claimed = await self.writer.run(self.storage.claim_seat, live.id, seat, player_id)
+        except Exception:
+            log.warning("seat %d of game %s was not claimed", seat, live.id, exc_info=True)
+            return
+        if claimed:
+            live.seats[seat] = dataclasses.replace(info, player_id=player_id)
+
     # ------------------------------------------------------------------ views
 
     def seats_json(self, live: LiveGame) -> list[dict[str, Any]]:
@@ -994,10 +1042,13 @@ class GameService:
 
     # ------------------------------------------------------------------ acting
 
-    async def act(self, game_id: str, token: Any, action: Any, move: Any) -> tuple[LiveGame, int]:
-        """Play ``action`` for the seat of ``token`` (see the module docstring). ``move``
-        (required) is the number of moves of the state the client decided on: a request
-        that arrives twice plays once (the second is stale, 409).
+    async def act(
+        self, game_id: str, token: Any, action: Any, move: Any, player_id: str | None = None
+    ) -> tuple[LiveGame, int]:
+        """Play ``action`` for the seat of ``token``, or without a token for the seat of the
+        logged-in player ``player_id`` (see the module docstring). ``move`` (required) is
+        the number of moves of the state the client decided on: a request that arrives
+        twice plays once (the second is stale, 409).
 
         Returns:
             The game and the seat that played.
@@ -1006,12 +1057,14 @@ class GameService:
             NotFound (404), BadRequest (400), Forbidden (403), Conflict (409), Illegal (422).
         """
         live = await self.get(game_id)
-        if not isinstance(token, str) or not token:
+        if token is not None and not isinstance(token, str):
+            raise BadRequest(f"a seat token is a string, got {type(token).__name__}")
+        seat = await self.viewer_seat(live, token, player_id)
+        if seat is None:
             raise Forbidden(
-                'a seat token is required to act ("token": the token of your invite link)'
+                'a seat token is required to act ("token": the token of your invite link), '
+                "or a session of the player sitting there"
             )
-        seat = self.seat_for_token(live, token)
-        assert seat is not None
         await self.act_as(live, seat, action, move)
         return live, seat
 
@@ -1157,11 +1210,13 @@ class GameService:
         except TimeoutError:
             pass
 
-    async def explain(self, game_id: str, token: Any, action: Any) -> dict[str, Any]:
+    async def explain(
+        self, game_id: str, token: Any, action: Any, player_id: str | None = None
+    ) -> dict[str, Any]:
         """``{"action": notation, "legal": bool, "reason": str}`` for the viewer of
-        ``token``. Only the seat to move gets the engine's answer; for anyone else the
-        action is not legal (it is not their decision), so nothing about hidden cards is
-        revealed.
+        ``token`` (or the seat of the logged-in player ``player_id``). Only the seat to move
+        gets the engine's answer; for anyone else the action is not legal (it is not their
+        decision), so nothing about hidden cards is revealed.
 
         Raises:
             NotFound, Forbidden (bad token), BadRequest (malformed action, with a hint).
@@ -1169,7 +1224,7 @@ class GameService:
         live = await self.get(game_id)
         if token is not None and not isinstance(token, str):
             raise BadRequest('"token" must be a string')
-        seat = self.seat_for_token(live, token)
+        seat = await self.viewer_seat(live, token, player_id)
         try:
             parsed = parse_action(live.game, action)
         except MalformedActionError as e:

@@ -231,13 +231,15 @@ def storable(text: str) -> bool:
 
 @dataclass(frozen=True)
 class SeatInfo:
-    """One seat of a stored game. ``token_hash`` is None for bots."""
+    """One seat of a stored game. ``token_hash`` is None for bots; ``player_id`` the
+    player sitting there (None: a bot, or a person not known as a player)."""
 
     seat: int
     type: str
     name: str
     bot: str | None
     token_hash: str | None
+    player_id: str | None = None
 
 
 @dataclass
@@ -433,6 +435,7 @@ class Storage:
                             "name": x.name,
                             "bot": x.bot,
                             "token_hash": x.token_hash,
+                            "player_id": x.player_id,
                         }
                         for x in seats
                     ],
@@ -461,6 +464,30 @@ class Storage:
             seats=list(seats),
             next_seat=next_seat,
         )
+
+    def claim_seat(self, game_id: str, seat: int, player_id: str) -> bool:
+        """Record that ``player_id`` sits at ``seat`` of ``game_id`` (a person who opened an
+        invite link while logged in): only a seat nobody has claimed, and only if the player
+        has no other seat in that game. Returns whether the seat is now the player's."""
+        with self.engine.begin() as c:
+            other = c.execute(
+                select(_SEATS.c.seat).where(
+                    _SEATS.c.game_id == game_id, _SEATS.c.player_id == player_id
+                )
+            ).first()
+            if other is not None:
+                return int(other[0]) == seat
+            done = c.execute(
+                update(_SEATS)
+                .where(
+                    _SEATS.c.game_id == game_id,
+                    _SEATS.c.seat == seat,
+                    _SEATS.c.type == "human",
+                    _SEATS.c.player_id.is_(None),
+                )
+                .values(player_id=player_id)
+            )
+            return done.rowcount == 1
 
     def append_move(
         self,
@@ -735,7 +762,7 @@ def _stored(row: GameRow, seats: Sequence[SeatRow], moves: list[tuple[int, str]]
         result=row.result,
         created_at=_aware(row.created_at),
         updated_at=_aware(row.updated_at),
-        seats=[SeatInfo(r.seat, r.type, r.name, r.bot, r.token_hash) for r in seats],
+        seats=[SeatInfo(r.seat, r.type, r.name, r.bot, r.token_hash, r.player_id) for r in seats],
         moves=moves,
         next_seat=row.next_seat,
     )
