@@ -40,10 +40,11 @@ pytest.importorskip("uvicorn", reason="uvicorn is not installed")
 if not Path(CHROMIUM).exists():  # pragma: no cover - depends on the machine
     pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
 
+# no rate on guest sessions, sign-ups and log-ins: every test shares this server's address
 SERVER_CODE = """
 import sys, uvicorn
-from splendor.server.app import create_app
-app = create_app(database_url=sys.argv[1], bot_workers=1)
+from splendor.server.app import Limits, create_app
+app = create_app(database_url=sys.argv[1], bot_workers=1, limits=Limits(auth_rate=None))
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 """
 

@@ -78,6 +78,8 @@ from .service import (
     ServiceError,
 )
 from .storage import Storage
+from .tables import Tables
+from .tables_api import LobbyFeed, tables_router
 
 log = logging.getLogger("splendor.server")
 
@@ -303,6 +305,9 @@ def create_app(
         service = GameService(storage, hub, server_bots.BotPools(quick, search), lifecycle)
         app.state.storage, app.state.hub, app.state.service = storage, hub, service
         app.state.accounts = Accounts(storage)
+        tables = Tables(storage, service, lambda table_id: feed.changed(table_id))
+        feed = LobbyFeed(hub, tables)
+        app.state.tables = tables
         try:
             await service.start()
             gc.freeze()  # see the docstring: no full-collection pauses over start-up objects
@@ -372,7 +377,12 @@ def create_app(
     def hit_rate(kind: str, request: Request) -> None:
         rates.hit(kind, _client(request))
 
+    def tables_of(connection: Request | WebSocket) -> Tables:
+        tables: Tables = connection.app.state.tables  # set by the lifespan above
+        return tables
+
     app.include_router(players_router(accounts_of, body_of, hit_rate))
+    app.include_router(tables_router(tables_of, accounts_of, body_of, hit_rate, _send_loop))
 
     # ------------------------------------------------------------------ REST
 
@@ -805,14 +815,17 @@ async def _handle_message(
     if kind == "ping":
         sub.send({"type": "pong"})
     elif kind == "auth":
-        if sub.seat is not None:
-            raise BadRequest(f"this connection is already seat {sub.seat}'s")
         token = message.get("token")
         if not isinstance(token, str) or not token:
             raise BadRequest('"token" must be your seat token (a string, from your invite link)')
         # a bad token: Forbidden, still a spectator
         seat = await service.viewer_seat(live, token, sub.player_id)
         assert seat is not None
+        if sub.seat == seat:  # seated by the session already: the same seat's token is fine
+            sub.send_text(service.message_json(live, seat))
+            return
+        if sub.seat is not None:
+            raise BadRequest(f"this connection is already seat {sub.seat}'s")
         sub.seat = seat
         sub.send_text(service.message_json(live, seat))
         service.publish(live, exclude=sub)  # the others see the seat connected

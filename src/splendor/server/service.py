@@ -252,6 +252,8 @@ class LiveGame:
         accessed: when the game was last asked for (the service's clock, seconds).
         evicted: set when the service dropped it from memory (a new object is loaded at
             the next request; this one's bot task stops).
+        rated: whether the result changes the players' ratings (a lobby table's choice).
+        clock: the clock it is played with (:mod:`.tables`), or None.
     """
 
     id: str
@@ -271,6 +273,8 @@ class LiveGame:
     notes: dict[int, str] = field(default_factory=dict)
     accessed: float = 0.0
     evicted: bool = False
+    rated: bool = False
+    clock: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if self.moves and not self.log_json:
@@ -621,7 +625,15 @@ class GameService:
     # ------------------------------------------------------------------ creating
 
     async def create(
-        self, game: Any, seats: Any, options: Any = None, *, idempotency_key: Any = None
+        self,
+        game: Any,
+        seats: Any,
+        options: Any = None,
+        *,
+        idempotency_key: Any = None,
+        players: Sequence[str | None] | None = None,
+        rated: bool = False,
+        clock: dict[str, Any] | None = None,
     ) -> Created:
         """Create a game with a deal seed from :mod:`secrets`.
 
@@ -633,6 +645,10 @@ class GameService:
                 :func:`.protocol.clean_name` (control, bidi and zero-width characters
                 removed), 1 to :data:`MAX_NAME` characters.
             options: game settings for ``new_game`` (Duel: ``{"turn_cap": N}``, D25).
+            players: the player id sitting at each seat (None for a bot or an unknown
+                person), from the lobby; default none.
+            rated: whether the result changes ratings (the lobby checks who may be rated).
+            clock: the clock (validated by the lobby), or None.
             idempotency_key: the client's ``Idempotency-Key`` (16-255 characters among
                 letters, digits and ``- _ . : + / =``; a random UUID), or None. The first
                 create with a key makes the game; another with the same key and the same
@@ -711,6 +727,8 @@ class GameService:
                 plan.append(("bot", spec if given in (None, "") else _seat_name(i, given), spec))
         if all(kind != "human" for kind, _, _ in plan):
             raise BadRequest("a game needs at least one human seat")
+        if players is not None and len(players) != len(seats):
+            raise BadRequest(f"{len(players)} player ids for {len(seats)} seats")
         idem = None
         if idempotency_key is not None:
             idem = _idempotency(idempotency_key, name, plan, options)
@@ -733,7 +751,8 @@ class GameService:
                     else secrets.token_urlsafe(32)
                 )
                 tokens[i] = token
-                infos.append(SeatInfo(i, "human", label, None, hash_token(token)))
+                pid = None if players is None else players[i]
+                infos.append(SeatInfo(i, "human", label, None, hash_token(token), pid))
             else:
                 infos.append(SeatInfo(i, "bot", label, spec, None))
         game_id = secrets.token_urlsafe(9)
@@ -744,7 +763,9 @@ class GameService:
         )
         try:
             stored = await self.writer.run(
-                functools.partial(self.storage.create_game, idempotency=record),
+                functools.partial(
+                    self.storage.create_game, idempotency=record, rated=rated, clock=clock
+                ),
                 game_id,
                 name,
                 len(seats),
@@ -771,6 +792,8 @@ class GameService:
             moves=[],
             result=None,
             accessed=self._clock(),
+            rated=rated,
+            clock=clock,
         )
         self._games[game_id] = live
         self._schedule_bot(live)
@@ -853,6 +876,8 @@ class GameService:
                     result=result,
                     notes=dict(stored.notes),
                     accessed=self._clock(),
+                    rated=stored.rated,
+                    clock=stored.clock,
                 )
                 self._games[game_id] = live
                 self.counters["loaded"] += 1

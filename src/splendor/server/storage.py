@@ -45,17 +45,20 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     ForeignKey,
     Integer,
     String,
     Table,
     Text,
+    UniqueConstraint,
     bindparam,
     create_engine,
     delete,
     event,
     exists,
+    false,
     func,
     insert,
     or_,
@@ -126,6 +129,8 @@ class GameRow(Base):
     next_seat: Mapped[int | None] = mapped_column(
         Integer, nullable=True
     )  # 0002: None = over or unknown
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # 0005
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # 0005
 
 
 class SeatRow(Base):
@@ -180,6 +185,44 @@ class RatingRow(Base):
     rating: Mapped[dict[str, Any]] = mapped_column(JSON)
     games: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TableRow(Base):
+    """A table of the lobby (migration 0005, :mod:`splendor.server.tables`)."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    num_players: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    visibility: Mapped[str] = mapped_column(String(8))
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    game_id: Mapped[str | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), nullable=True
+    )
+    host_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TableSeatRow(Base):
+    """A seat of a lobby table: a player, a bot, or free (migration 0005)."""
+
+    __tablename__ = "table_seats"
+    __table_args__ = (UniqueConstraint("table_id", "player_id", name="uq_table_seats_player"),)
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str | None] = mapped_column(
+        ForeignKey("players.id", ondelete="SET NULL"), nullable=True
+    )
+    bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class MoveRow(Base):
@@ -267,6 +310,8 @@ class StoredGame:
     moves: list[tuple[int, str]] = field(default_factory=list)
     notes: dict[int, str] = field(default_factory=dict)
     next_seat: int | None = None
+    rated: bool = False
+    clock: dict[str, Any] | None = None
 
 
 class StaleMoveError(Exception):
@@ -392,10 +437,13 @@ class Storage:
         next_seat: int | None = None,
         *,
         idempotency: IdempotencyRecord | None = None,
+        rated: bool = False,
+        clock: dict[str, Any] | None = None,
     ) -> StoredGame:
         """Store a new game and its seats in one transaction; return it. ``next_seat``:
         the seat whose decision is first (None: unknown). ``idempotency``: the key it was
-        created with, stored in the same transaction.
+        created with, stored in the same transaction. ``rated``: whether its result
+        changes ratings; ``clock``: its clock (:mod:`splendor.server.tables`), or None.
 
         Raises:
             sqlalchemy.exc.IntegrityError: ``game_id`` already exists, or the idempotency
@@ -422,6 +470,8 @@ class Storage:
                     "created_at": now,
                     "updated_at": now,
                     "next_seat": next_seat,
+                    "rated": rated,
+                    "clock": clock,
                 },
             )
             if seats:
@@ -463,6 +513,8 @@ class Storage:
             updated_at=now,
             seats=list(seats),
             next_seat=next_seat,
+            rated=rated,
+            clock=clock,
         )
 
     def claim_seat(self, game_id: str, seat: int, player_id: str) -> bool:
@@ -765,6 +817,8 @@ def _stored(row: GameRow, seats: Sequence[SeatRow], moves: list[tuple[int, str]]
         seats=[SeatInfo(r.seat, r.type, r.name, r.bot, r.token_hash, r.player_id) for r in seats],
         moves=moves,
         next_seat=row.next_seat,
+        rated=bool(row.rated),
+        clock=row.clock,
     )
 
 

@@ -3,19 +3,24 @@
  * @module api
  */
 
-/** An error answered by the server: `status` and its `detail` message. */
+/**
+ * An error answered by the server: `status` and its `detail` message (`retryAfter`: the
+ * seconds of a 429's or 503's `Retry-After`, else null).
+ */
 export class ApiError extends Error {
-  /** @param {number} status @param {string} message */
-  constructor(status, message) {
+  /** @param {number} status @param {string} message @param {number|null} [retryAfter] */
+  constructor(status, message, retryAfter = null) {
     super(message);
     this.status = status;
+    this.retryAfter = retryAfter;
   }
 }
 
 /**
  * One JSON request. Throws {@link ApiError} on a non-2xx answer (with the server's detail).
  * Seat tokens travel in the `Authorization` header, never in the URL (the server refuses
- * `?token=`: URLs end up in logs).
+ * `?token=`: URLs end up in logs). The player's session travels in its HTTP-only cookie
+ * (`credentials: "same-origin"`).
  * @param {string} method
  * @param {string} path
  * @param {any} [body]
@@ -23,7 +28,7 @@ export class ApiError extends Error {
  *   to send as `Authorization: Bearer <token>`, and other headers
  */
 export async function request(method, path, body, opts = {}) {
-  const init = { method, headers: { Accept: "application/json", ...(opts.headers || {}) } };
+  const init = { method, credentials: "same-origin", headers: { Accept: "application/json", ...(opts.headers || {}) } };
   if (opts.token) init.headers.Authorization = `Bearer ${opts.token}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -45,7 +50,8 @@ export async function request(method, path, body, opts = {}) {
   if (!resp.ok) {
     let detail = data && data.detail !== undefined ? data.detail : resp.statusText;
     if (typeof detail !== "string") detail = JSON.stringify(detail);
-    throw new ApiError(resp.status, detail);
+    const retry = Number(resp.headers.get("Retry-After"));
+    throw new ApiError(resp.status, detail, Number.isFinite(retry) && retry > 0 ? retry : null);
   }
   return data;
 }
@@ -107,6 +113,43 @@ export function getReplay(gameId) {
 /** URL of the downloadable record of a finished game. */
 export function recordUrl(gameId) {
   return `/api/games/${encodeURIComponent(gameId)}/record`;
+}
+
+// ---------------------------------------------------------------- players
+// Each answers `{player}` (null when logged out); the session is an HTTP-only cookie
+// that the server sets and clears.
+
+/** `GET /api/players/me`: `{player}` of this browser's session, or `{player: null}`. */
+export function getMe() {
+  return request("GET", "/api/players/me");
+}
+
+/** `POST /api/players/guest`: play as a new guest called `name` (logs in). */
+export function playAsGuest(name) {
+  return request("POST", "/api/players/guest", { name });
+}
+
+/**
+ * `POST /api/players/signup`: make an account (the current guest becomes it, same id).
+ * 409 the name is taken, 400 a bad name or password, 403 already an account.
+ */
+export function signUp(name, password) {
+  return request("POST", "/api/players/signup", { name, password });
+}
+
+/** `POST /api/players/login`: 401 "wrong name or password". */
+export function logIn(name, password) {
+  return request("POST", "/api/players/login", { name, password });
+}
+
+/** `POST /api/players/logout`: ends the session. */
+export function logOut() {
+  return request("POST", "/api/players/logout");
+}
+
+/** `GET /api/players/{id}`: `{player, ratings, open_games, finished_games}`; 404 unknown. */
+export function getPlayer(playerId) {
+  return request("GET", `/api/players/${encodeURIComponent(playerId)}`);
 }
 
 /**

@@ -1,15 +1,33 @@
 /**
- * The router: picks the page from the URL (`/` lobby, `/games/{id}` game,
- * `/games/{id}/replay` replay viewer) and starts it.
+ * The router: starts the identity bar (every page), then picks the page from the URL (`/`
+ * lobby, `/games/{id}` game, `/games/{id}/replay` replay viewer, `/players/{id}` player
+ * page) and starts it.
  * @module app
  */
 
 import { GamePage } from "./game.js";
+import { IdentityBar } from "./identity.js";
 import { LobbyPage } from "./lobby.js";
+import { PlayerPage } from "./player.js";
 import { ReplayPage } from "./replay.js";
+
+/** The identity bar's element: `#identity` of index.html (made if missing). */
+function identityRoot() {
+  let el = document.getElementById("identity");
+  if (!el) {
+    el = document.createElement("header");
+    el.id = "identity";
+    el.className = "identity-bar";
+    document.body.prepend(el);
+  }
+  return el;
+}
 
 /** Start the page matching `location`. */
 export function route() {
+  const bar = new IdentityBar(identityRoot());
+  window.__identity = bar;
+  bar.start();
   const root = document.getElementById("app");
   const path = location.pathname.replace(/\/+$/, "");
   const params = new URLSearchParams(location.search);
@@ -21,6 +39,9 @@ export function route() {
   } else if ((m = /^\/games\/([^/]+)$/.exec(path))) {
     document.title = "Game · Splendor";
     page = new GamePage(root, decodeURIComponent(m[1]), params);
+  } else if ((m = /^\/players\/([^/]+)$/.exec(path))) {
+    document.title = "Player · Splendor";
+    page = new PlayerPage(root, decodeURIComponent(m[1]));
   } else {
     document.title = "Splendor";
     page = new LobbyPage(root);

@@ -8,9 +8,8 @@
 import * as api from "./api.js";
 import { resultText } from "./result.js";
 import { saveSeat, savedSeats, forgetGame } from "./storage.js";
-import { h, replaceChildren, seatName } from "./util.js";
+import { GAME_NAMES, h, replaceChildren, seatName } from "./util.js";
 
-const GAME_NAMES = { splendor: "Splendor", duel: "Splendor Duel" };
 const BOT_LABELS = {
   random: "random (plays any legal move)", greedy: "greedy (one-move heuristic)", easy: "easy",
   medium: "medium (search)", hard: "hard (search, 1 s a move)",

@@ -3,6 +3,9 @@
  * @module util
  */
 
+/** Display names of the games, by the server's game name. */
+export const GAME_NAMES = { splendor: "Splendor", duel: "Splendor Duel" };
+
 /** Classic token letters, in token order (W U G R K, then gold). */
 export const CLASSIC_LETTERS = ["W", "U", "G", "R", "K", "*"];
 /** Duel token letters, in token order (W U G R K, pearl, gold). */

@@ -1,0 +1,251 @@
+/**
+ * The identity bar at the top of every page: who plays on this browser.
+ *
+ * - Nobody: three small forms behind toggles, "Guest" (a name: play at once), "Log in" and
+ *   "Sign up" (name and password).
+ * - A guest or an account: its name, linking to its player page (a guest is marked
+ *   "guest"), "Make an account" for a guest (choose a password; the guest keeps its id,
+ *   games and ratings) and "Log out".
+ *
+ * The server's refusals (its `detail`) show next to the form. The session is an HTTP-only
+ * cookie that the server sets: this module never sees it. Names are shown as text only.
+ * Other modules read the player with {@link currentPlayer} and follow changes with
+ * {@link onIdentityChange}.
+ * @module identity
+ */
+
+import * as api from "./api.js";
+import { h, replaceChildren } from "./util.js";
+
+/** Limits the server enforces too (names: `service.MAX_NAME`; passwords: `accounts`). */
+const MAX_NAME = 40;
+const MIN_PASSWORD = 8;
+const MAX_PASSWORD = 256;
+
+const FORM_LABELS = { guest: "Play as guest", login: "Log in", signup: "Sign up" };
+
+const listeners = new Set();
+/** @type {Object|null|undefined} */
+let current;
+
+/**
+ * The logged-in player `{id, name, account, created_at}`; null when nobody is logged in;
+ * undefined until the server has answered.
+ */
+export function currentPlayer() {
+  return current;
+}
+
+/**
+ * Call `fn(player)` whenever the player is known or changes (first answer, guest, log-in,
+ * sign-up, log-out). Returns a function that stops it.
+ * @param {(player: Object|null) => void} fn
+ */
+export function onIdentityChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+function setCurrent(player) {
+  current = player || null;
+  for (const fn of [...listeners]) fn(current);
+}
+
+/** Controller of the identity bar. */
+export class IdentityBar {
+  /** @param {HTMLElement} root the bar's element (outside the page's own root) */
+  constructor(root) {
+    this.root = root;
+    /** @type {Object|null|undefined} */
+    this.player = undefined;
+    /** The form shown: "guest", "login", "signup" or null (none). */
+    this.form = null;
+    /** The name typed so far, kept when switching forms. */
+    this.draftName = "";
+    this.busy = false;
+    /** A message for the next drawing (then forgotten). */
+    this.error = undefined;
+  }
+
+  /** Ask the server who is logged in, then draw; follow other tabs' changes on return. */
+  async start() {
+    this.root.dataset.testid = "identity";
+    this.render();
+    await this.refresh();
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && !this.busy) this.refresh(true);
+    });
+  }
+
+  /**
+   * `GET /api/players/me` and draw. `quiet`: only redraw when the player changed (a
+   * log-in or log-out in another tab), never on a failure.
+   */
+  async refresh(quiet = false) {
+    let player;
+    try {
+      player = (await api.getMe()).player || null;
+    } catch (e) {
+      if (quiet) return;
+      player = null;
+      this.error = `cannot tell who you are: ${e.message}`;
+    }
+    const same = (a, b) => (a && b ? a.id === b.id && a.name === b.name && a.account === b.account : a === b);
+    if (quiet && same(player, this.player)) return;
+    this.player = player;
+    this.form = player ? null : "guest";
+    this.render();
+    setCurrent(player);
+  }
+
+  /** Redraw the bar; then focus the element matching `focus`, if given. */
+  render(focus = null) {
+    const p = this.player;
+    this.root.dataset.state = p === undefined ? "loading" : p === null ? "anonymous" : p.account ? "account" : "guest";
+    if (p) this.root.dataset.playerId = p.id;
+    else delete this.root.dataset.playerId;
+    this.root.setAttribute("aria-label", "your player");
+    let body;
+    if (p === undefined) body = h("span", { class: "dim" }, "…");
+    else if (p === null) body = this.anonymous();
+    else body = this.loggedIn(p);
+    replaceChildren(this.root,
+      h("a", { href: "/", class: "home", dataset: { testid: "home-link" } }, "Splendor"),
+      h("div", { class: "identity-main" }, body,
+        h("span", { class: "form-error identity-error", role: "status", "aria-live": "polite", dataset: { testid: "identity-error" } }, this.error || "")));
+    this.error = undefined;
+    if (focus) {
+      const el = this.root.querySelector(focus);
+      if (el) el.focus();
+    }
+  }
+
+  /** Nobody logged in: the toggles and the form chosen. */
+  anonymous() {
+    const form = this.form || "guest";
+    const toggle = (which, label) => h("button", {
+      type: "button", class: `toggle${form === which ? " active" : ""}`, "aria-pressed": String(form === which),
+      dataset: { testid: `show-${which}` }, onclick: () => this.show(which),
+    }, label);
+    return [
+      h("span", { class: "toggles", role: "group", "aria-label": "how to play" },
+        toggle("guest", "Guest"), toggle("login", "Log in"), toggle("signup", "Sign up")),
+      this.formFor(form),
+    ];
+  }
+
+  /** A guest or an account: its name and the buttons. */
+  loggedIn(p) {
+    const open = this.form === "signup";
+    return [
+      h("span", { class: "dim" }, "playing as"),
+      h("a", { href: `/players/${encodeURIComponent(p.id)}`, class: "identity-name", title: "your player page", dataset: { testid: "identity-name" } },
+        h("bdi", {}, p.name)),
+      p.account ? null : h("span", { class: "badge guest", title: "a guest has no password: only this browser can play as it", dataset: { testid: "identity-guest" } }, "guest"),
+      p.account ? null : h("button", {
+        type: "button", class: `toggle${open ? " active" : ""}`, "aria-expanded": String(open),
+        dataset: { testid: "show-signup" }, onclick: () => this.show(open ? null : "signup"),
+      }, "Make an account"),
+      h("button", { type: "button", class: "toggle", dataset: { testid: "logout" }, onclick: () => this.logout() }, "Log out"),
+      open ? this.formFor("signup") : null,
+    ];
+  }
+
+  /** Show one form (or none), keeping the name typed so far; focus its first empty field. */
+  show(which) {
+    if (this.busy) return;
+    this.form = which;
+    if (which === "signup" && this.player) this.draftName = this.player.name;
+    const focus = which === "signup" && this.player ? `[data-testid=signup-password]` : which ? `[data-testid=${which}-name]` : null;
+    this.render(focus);
+  }
+
+  /** The form of `kind` ("guest", "login", "signup"); Enter in any field submits. */
+  formFor(kind) {
+    const makeAccount = kind === "signup" && !!this.player;
+    const label = makeAccount ? "Create the account" : FORM_LABELS[kind];
+    const field = (text, input) => h("label", { class: "field" }, h("span", { class: "field-label" }, text), input);
+    const name = h("input", {
+      type: "text", name: "name", value: this.draftName, required: true, maxlength: MAX_NAME, size: 14,
+      autocomplete: kind === "guest" ? "nickname" : "username", spellcheck: "false",
+      dataset: { testid: `${kind}-name` }, oninput: (ev) => { this.draftName = ev.target.value; },
+    });
+    const password = kind === "guest" ? null : h("input", {
+      type: "password", name: "password", required: true, maxlength: MAX_PASSWORD, size: 14,
+      minlength: kind === "signup" ? MIN_PASSWORD : null, placeholder: kind === "signup" ? `${MIN_PASSWORD}+ characters` : null,
+      autocomplete: kind === "signup" ? "new-password" : "current-password", dataset: { testid: `${kind}-password` },
+    });
+    const form = h("form", {
+      class: "identity-form", "aria-label": label, dataset: { testid: `${kind}-form` },
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        this.submit(kind, form);
+      },
+    },
+    field(makeAccount ? "account name" : "name", name),
+    password ? field(makeAccount ? "choose a password" : "password", password) : null,
+    h("button", { type: "submit", class: "primary small", dataset: { testid: `${kind}-submit` } }, label));
+    return form;
+  }
+
+  /** Send a form; on success show the player, on a refusal show the server's reason. */
+  async submit(kind, form) {
+    if (this.busy) return;
+    const name = form.querySelector("input[name=name]").value;
+    const pwInput = form.querySelector("input[name=password]");
+    this.setBusy(true);
+    this.showError("");
+    let res;
+    try {
+      if (kind === "guest") res = await api.playAsGuest(name);
+      else if (kind === "login") res = await api.logIn(name, pwInput.value);
+      else res = await api.signUp(name, pwInput.value);
+    } catch (e) {
+      this.setBusy(false);
+      this.showError(e.message);
+      const again = pwInput && e.status === 401 ? pwInput : null; // a wrong password: type it again
+      if (again) {
+        again.value = "";
+        again.focus();
+      }
+      return;
+    }
+    this.setBusy(false);
+    this.player = res.player;
+    this.form = null;
+    this.draftName = "";
+    this.render(`[data-testid=identity-name]`);
+    setCurrent(this.player);
+  }
+
+  async logout() {
+    if (this.busy) return;
+    this.setBusy(true);
+    this.showError("");
+    try {
+      await api.logOut();
+    } catch (e) {
+      this.setBusy(false);
+      this.showError(e.message);
+      return;
+    }
+    this.setBusy(false);
+    this.player = null;
+    this.form = "guest";
+    this.draftName = "";
+    this.render(`[data-testid=show-guest]`);
+    setCurrent(null);
+  }
+
+  /** Disable the bar's buttons while a request is on its way (no double submits). */
+  setBusy(busy) {
+    this.busy = busy;
+    this.root.setAttribute("aria-busy", String(busy));
+    for (const b of this.root.querySelectorAll("button")) b.disabled = busy;
+  }
+
+  showError(text) {
+    const el = this.root.querySelector("[data-testid=identity-error]");
+    if (el) el.textContent = text;
+  }
+}

@@ -1,0 +1,197 @@
+"""The lobby (issue 15): tables opened by players, joined and left before the game, games
+that start when the last seat is taken, invitation tables, bot seats (never rated), quick
+pairing by rating, and the lobby's WebSocket."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import insert, select
+
+from splendor.server.storage import GameRow, RatingRow, SeatRow, Storage
+
+CLOCK = {"kind": "realtime", "base": 300, "increment": 15}
+
+
+def guest(app_client: TestClient, name: str) -> tuple[TestClient, dict[str, Any]]:
+    """A new browser (its own cookies) on the same app, logged in as a new guest; it
+    shares the started client's event loop, where the app's background tasks run."""
+    c = TestClient(app_client.app)
+    c.portal = app_client.portal
+    r = c.post("/api/players/guest", json={"name": name})
+    assert r.status_code == 201, r.text
+    return c, r.json()["player"]
+
+
+def storage_of(c: TestClient) -> Storage:
+    storage: Storage = c.app.state.storage  # type: ignore[attr-defined]
+    return storage
+
+
+def test_opening_a_table_needs_a_player(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "duel"})
+    assert r.status_code == 401
+    assert "guest" in r.json()["detail"]
+    assert client.get("/api/tables").json() == {"tables": []}
+
+
+def test_two_guests_meet_at_a_table_and_their_game_starts(client: TestClient) -> None:
+    ann, a = guest(client, "Ann")
+    bob, b = guest(client, "Bob")
+    r = ann.post("/api/tables", json={"game": "duel", "clock": CLOCK})
+    assert r.status_code == 201, r.text
+    table = r.json()
+    assert table["status"] == "open" and table["rated"] is True and table["clock"] == CLOCK
+    assert [s["player_id"] for s in table["seats"]] == [a["id"], None]
+    assert "invite_code" not in table
+    listed = bob.get("/api/tables").json()["tables"]
+    assert [t["id"] for t in listed] == [table["id"]]
+    joined = bob.post(f"/api/tables/{table['id']}/join")
+    assert joined.status_code == 200, joined.text
+    started = joined.json()
+    assert started["status"] == "started" and started["game_id"]
+    assert bob.get("/api/tables").json()["tables"] == []  # no longer open
+    gid = started["game_id"]
+    # each session holds its own seat of the game, which is rated and has the clock
+    assert ann.get(f"/api/games/{gid}").json()["seat"] == 0
+    assert bob.get(f"/api/games/{gid}").json()["seat"] == 1
+    with storage_of(client).session() as s:
+        game = s.get(GameRow, gid)
+        assert game is not None and game.rated is True and game.clock == CLOCK
+        owners = s.scalars(select(SeatRow.player_id).where(SeatRow.game_id == gid)).all()
+    assert sorted(owners) == sorted([a["id"], b["id"]])
+    # both player pages list it
+    assert [g["id"] for g in bob.get(f"/api/players/{b['id']}").json()["open_games"]] == [gid]
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"game": "chess"}, "unknown game"),
+        ({"game": "duel", "num_players": 3}, "2 to 2"),
+        ({"game": "splendor", "num_players": 5}, "2 to 4"),
+        ({"game": "splendor", "bots": ["nobody"]}, "unknown bot"),
+        ({"game": "splendor", "bots": ["greedy"], "rated": True}, "cannot be rated"),
+        ({"game": "duel", "visibility": "friends"}, "visibility"),
+        ({"game": "duel", "clock": {"kind": "realtime", "base": 10, "increment": 0}}, "60..7200"),
+        ({"game": "duel", "clock": {"kind": "turn"}}, "per_move"),
+        ({"game": "duel", "clock": "5+15"}, "clock"),
+        ({"game": "splendor", "options": {"turn_cap": 5}}, "turn_cap"),
+    ],
+)
+def test_a_malformed_table_is_refused(client: TestClient, body: Any, words: str) -> None:
+    ann, _ = guest(client, "Ann")
+    r = ann.post("/api/tables", json=body)
+    assert r.status_code == 400, r.text
+    assert words in r.json()["detail"]
+    assert ann.get("/api/tables").json() == {"tables": []}
+
+
+def test_an_invitation_table_is_unlisted_and_needs_its_code(client: TestClient) -> None:
+    ann, _ = guest(client, "Ann")
+    bob, _ = guest(client, "Bob")
+    table = ann.post("/api/tables", json={"game": "duel", "visibility": "invite"}).json()
+    code = table["invite_code"]
+    assert bob.get("/api/tables").json() == {"tables": []}
+    assert [t["id"] for t in ann.get("/api/tables").json()["tables"]] == [table["id"]]
+    assert bob.post(f"/api/tables/{table['id']}/join").status_code == 403
+    assert bob.post(f"/api/tables/{table['id']}/join", json={"code": "wrong"}).status_code == 403
+    r = bob.post(f"/api/tables/{table['id']}/join", json={"code": code})
+    assert r.status_code == 200 and r.json()["status"] == "started"
+    assert "invite_code" not in ann.get(f"/api/tables/{table['id']}").json()
+
+
+def test_leaving_before_the_start_passes_the_host_and_closes_an_empty_table(
+    client: TestClient,
+) -> None:
+    ann, a = guest(client, "Ann")
+    bob, b = guest(client, "Bob")
+    table = ann.post("/api/tables", json={"game": "splendor", "num_players": 3}).json()
+    tid = table["id"]
+    assert bob.post(f"/api/tables/{tid}/join").json()["status"] == "open"
+    assert bob.post(f"/api/tables/{tid}/join").status_code == 409  # seated already
+    left = ann.post(f"/api/tables/{tid}/leave").json()
+    assert left["host"] == b["id"] and left["status"] == "open"
+    assert ann.post(f"/api/tables/{tid}/leave").status_code == 409  # not seated
+    closed = bob.post(f"/api/tables/{tid}/leave").json()
+    assert closed["status"] == "closed"
+    assert ann.get("/api/tables").json() == {"tables": []}
+    assert ann.post(f"/api/tables/{tid}/join").status_code == 409  # not open
+    assert a["id"] != b["id"]
+
+
+def test_bot_seats_make_an_unrated_table_that_starts_at_once(client: TestClient) -> None:
+    ann, _ = guest(client, "Ann")
+    t = ann.post("/api/tables", json={"game": "splendor", "num_players": 2, "bots": ["random"]})
+    table = t.json()
+    assert t.status_code == 201 and table["rated"] is False
+    assert table["status"] == "started" and table["seats"][1]["bot"] == "random"
+    assert ann.get(f"/api/games/{table['game_id']}").json()["seat"] == 0
+
+
+def test_only_one_of_two_players_racing_for_the_last_seat_gets_it(client: TestClient) -> None:
+    ann, _ = guest(client, "Ann")
+    rivals = [guest(client, f"Rival {i}")[0] for i in range(2)]
+    tid = ann.post("/api/tables", json={"game": "duel"}).json()["id"]
+    with ThreadPoolExecutor(2) as pool:
+        codes = sorted(pool.map(lambda c: c.post(f"/api/tables/{tid}/join").status_code, rivals))
+    assert codes == [200, 409]
+    table = ann.get(f"/api/tables/{tid}").json()
+    assert table["status"] == "started"
+    with storage_of(client).session() as s:
+        assert s.scalar(select(GameRow.id).where(GameRow.id == table["game_id"])) is not None
+
+
+def test_play_now_pairs_the_closest_rating_or_opens_a_table(client: TestClient) -> None:
+    storage = storage_of(client)
+    hosts = []
+    for name, value in (("Low", 1200.0), ("High", 1900.0)):
+        c, p = guest(client, name)
+        with storage.engine.begin() as conn:
+            conn.execute(
+                insert(RatingRow),
+                {
+                    "player_id": p["id"],
+                    "kind": "duel",
+                    "rating": {
+                        "system": "glicko2",
+                        "value": value,
+                        "deviation": 80.0,
+                        "volatility": 0.06,
+                        "games": 10,
+                    },
+                    "games": 10,
+                    "updated_at": datetime.now(UTC),
+                },
+            )
+        hosts.append(c.post("/api/tables", json={"game": "duel"}).json())
+    newcomer, _ = guest(client, "New")  # 1500: closer to 1200 than to 1900
+    paired = newcomer.post("/api/play-now", json={"game": "duel", "clock": None}).json()
+    assert paired["id"] == hosts[0]["id"] and paired["status"] == "started"
+    # a different clock finds nobody: a table of its own opens
+    own = newcomer.post("/api/play-now", json={"game": "duel", "clock": CLOCK}).json()
+    assert own["status"] == "open" and own["clock"] == CLOCK and own["rated"] is True
+    assert own["id"] not in {h["id"] for h in hosts}
+
+
+def test_the_lobby_socket_shows_tables_and_tells_seated_players_their_game(
+    make_client: Callable[..., TestClient],
+) -> None:
+    base = make_client()
+    ann, _ = guest(base, "Ann")
+    bob, _ = guest(base, "Bob")
+    with ann.websocket_connect("/ws/lobby") as ws:
+        assert ws.receive_json() == {"type": "lobby", "tables": []}
+        tid = ann.post("/api/tables", json={"game": "duel"}).json()["id"]
+        update = ws.receive_json()
+        assert update["type"] == "lobby" and [t["id"] for t in update["tables"]] == [tid]
+        gid = bob.post(f"/api/tables/{tid}/join").json()["game_id"]
+        seen = [ws.receive_json() for _ in range(2)]
+        assert {"type": "started", "table_id": tid, "game_id": gid} in seen
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
