@@ -461,7 +461,11 @@ def test_websocket_tokens_errors_and_reconnect(client: TestClient) -> None:
             m = ws.receive_json()
             assert m["seat"] == 0 and m["legal_actions"] and m["seats"][0]["connected"] is True
             assert m["seats"][1]["connected"] is False
-            assert spec.receive_json()["seats"][0]["connected"] is True  # presence update
+            arrived = spec.receive_json()  # presence: the second connection came to watch
+            assert arrived["spectators"] == {"count": 2, "names": []}
+            seated = spec.receive_json()  # then it became seat 0
+            assert seated["seats"][0]["connected"] is True
+            assert seated["spectators"] == {"count": 1, "names": []}
             ws.send_json({"type": "ping"})
             assert ws.receive_json() == {"type": "pong"}
             ws.send_text("not json")

@@ -35,6 +35,7 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .protocol import BadNameError, clean_name
+from .ratings import KINDS, Rating
 from .service import MAX_NAME, BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from .storage import (
     GameRow,
@@ -57,6 +58,12 @@ SESSION_TOUCH = timedelta(minutes=10)
 
 RECENT_GAMES = 20
 """How many games a player page lists per group (open, finished)."""
+
+LEADERBOARD_SIZE = 100
+"""Players per leaderboard."""
+
+PROVISIONAL_DEVIATION = 110.0
+"""A rating with a larger deviation is provisional (Glickman's guideline for Glicko)."""
 
 
 class BadCredentials(ServiceError):
@@ -315,6 +322,46 @@ class Accounts:
         if row is None:
             raise NotFound(f"no player {player_id!r}")
         return _player(row)
+
+    def leaderboard(self, kind: Any, limit: int = LEADERBOARD_SIZE) -> dict[str, Any]:
+        """The best ratings of a game kind: ``{"kind", "players": [{"rank", "player",
+        "rating", "deviation", "games", "provisional"}]}``, highest displayed rating first
+        (ties: more games first), at most ``limit``. A rating whose deviation is over
+        :data:`PROVISIONAL_DEVIATION` is marked provisional (too few games to trust it).
+
+        Raises:
+            BadRequest: ``kind`` is not one of :data:`.ratings.KINDS`.
+        """
+        if kind not in KINDS:
+            raise BadRequest(f'"kind" must be one of {", ".join(KINDS)}')
+        with self.storage.session() as s:
+            rows = s.execute(
+                select(RatingRow, PlayerRow)
+                .join(PlayerRow, PlayerRow.id == RatingRow.player_id)
+                .where(RatingRow.kind == kind, RatingRow.games > 0)
+            ).all()
+        entries = []
+        for r, p in rows:
+            try:
+                rating = Rating.from_dict(r.rating)
+            except ValueError:
+                continue  # a corrupt row is not shown (rated_games logs and replaces it)
+            entries.append((rating, _player(p)))
+        entries.sort(key=lambda e: (-e[0].value, -e[0].games, e[1].name))
+        return {
+            "kind": kind,
+            "players": [
+                {
+                    "rank": i + 1,
+                    "player": player.to_json(),
+                    "rating": round(rating.value, 1),
+                    "deviation": round(rating.deviation, 1),
+                    "games": rating.games,
+                    "provisional": rating.deviation > PROVISIONAL_DEVIATION,
+                }
+                for i, (rating, player) in enumerate(entries[:limit])
+            ],
+        }
 
     def profile(self, player_id: str) -> dict[str, Any]:
         """What a player page shows: the player, its rating per game kind, its open games

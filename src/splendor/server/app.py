@@ -20,15 +20,21 @@ requests (with ``Retry-After``), 503 database unavailable (with ``Retry-After``)
 - ``POST /api/games/{id}/explain``: ``{"action"}``, is it legal, and why not.
 - ``GET /api/games/{id}/record``: the record (JSON attachment), finished games only.
 - ``GET /api/games/{id}/replay``: every position of a finished game.
-- ``WS /ws/games/{id}``: a spectator's state at once; ``{"type": "auth", "token"}`` makes
+- ``POST /api/games/{id}/resign``: the seat (token or session) resigns
+  (:meth:`.service.GameService.resign`); ``GET``/``POST /api/games/{id}/chat``: the table's
+  chat (:mod:`.chat`; only seated players write).
+- ``WS /ws/games/{id}``: a spectator's state at once (the session's seat's for a logged-in
+  player seated there); ``{"type": "auth", "token"}`` makes
   the connection its seat's (the seat's state follows); then state messages after every
-  accepted move. The client sends ``{"type": "action", "action", "move"}`` or
-  ``{"type": "ping"}``; a rejected message gets ``{"type": "error", "status", "message"}``
+  accepted move, and when a seat or a spectator comes or goes (``"spectators"``), and
+  ``{"type": "chat", "message"}``. The client sends ``{"type": "action", "action",
+  "move"}``, ``{"type": "chat", "text"}``, ``{"type": "resign"}`` or ``{"type": "ping"}``;
+  a rejected message gets ``{"type": "error", "status", "message"}``
   and the connection stays open (a bad token too: 403, still a spectator). Close codes:
   4400 a token in the URL, 4404 unknown game, 1013 database unavailable or the client
   fell behind.
-- ``GET /``, ``/games/{id}``, ``/games/{id}/replay``, ``/players/{id}``: the client's
-  ``index.html``;
+- ``GET /``, ``/games/{id}``, ``/games/{id}/replay``, ``/players/{id}``, ``/tables/{id}``,
+  ``/leaderboard``: the client's ``index.html``;
   ``/static/...``: the client's files (``src/splendor/web/``).
 
 Seat tokens never travel in a URL: ``?token=`` is refused (400, WebSocket 4400), and
@@ -64,13 +70,15 @@ from starlette.datastructures import MutableHeaders
 
 from ..bots.external import game_tables
 from . import bots as server_bots
-from .accounts import Accounts
+from . import chat
+from .accounts import Accounts, Player
 from .hub import Hub, Subscriber
 from .players_api import SESSION_COOKIE, players_router, same_site
 from .protocol import MAX_JSON_DEPTH, MalformedJSONError, loads_json
 from .service import (
     BadRequest,
     Created,
+    Forbidden,
     GameService,
     Lifecycle,
     LiveGame,
@@ -362,16 +370,18 @@ def create_app(
         accounts: Accounts = request.app.state.accounts  # set by the lifespan above
         return accounts
 
-    async def player_id_of(connection: Request | WebSocket) -> str | None:
-        """The id of the logged-in player of a request or WebSocket (its session cookie),
-        or None; a cookie sent from another site's page does not count."""
+    async def player_of(connection: Request | WebSocket) -> Player | None:
+        """The logged-in player of a request or WebSocket (its session cookie), or None;
+        a cookie sent from another site's page does not count."""
         if not same_site(connection):
             return None
         token = connection.cookies.get(SESSION_COOKIE)
         if token is None:
             return None
-        accounts = accounts_of(connection)
-        player = await asyncio.to_thread(accounts.player_for_session, token)
+        return await asyncio.to_thread(accounts_of(connection).player_for_session, token)
+
+    async def player_id_of(connection: Request | WebSocket) -> str | None:
+        player = await player_of(connection)
         return None if player is None else player.id
 
     def hit_rate(kind: str, request: Request) -> None:
@@ -462,6 +472,44 @@ def create_app(
         )
         return _json_response(service.message_json(live, seat))
 
+    async def acting_seat(request: Request, live: LiveGame, body: dict[str, Any]) -> int:
+        """The seat a request acts for: its token, or its player's session (403 if none)."""
+        seat = await service_of(request).viewer_seat(
+            live, _token(request, body), await player_id_of(request)
+        )
+        if seat is None:
+            raise Forbidden(
+                "only a seated player may do this: send your seat token, or log in as the "
+                "player sitting there"
+            )
+        return seat
+
+    @app.post("/api/games/{game_id}/resign")
+    async def post_resign(request: Request, game_id: str) -> Response:
+        rates.hit("action", _client(request))
+        service = service_of(request)
+        live = await service.get(_checked_id(game_id))
+        body = await body_of(request) if await request.body() else {}
+        seat = await acting_seat(request, live, body)
+        await service.resign(live, seat)
+        return _json_response(service.message_json(live, seat))
+
+    @app.get("/api/games/{game_id}/chat")
+    async def get_chat(request: Request, game_id: str) -> dict[str, Any]:
+        rates.hit("action", _client(request))
+        service = service_of(request)
+        live = await service.get(_checked_id(game_id))
+        return {"messages": await asyncio.to_thread(chat.history, service.storage, live.id)}
+
+    @app.post("/api/games/{game_id}/chat", status_code=201)
+    async def post_chat(request: Request, game_id: str) -> dict[str, Any]:
+        rates.hit("action", _client(request))
+        service = service_of(request)
+        live = await service.get(_checked_id(game_id))
+        body = await body_of(request)
+        seat = await acting_seat(request, live, body)
+        return await chat.say(service, live, seat, body.get("text"))
+
     @app.post("/api/games/{game_id}/explain")
     async def post_explain(request: Request, game_id: str) -> dict[str, Any]:
         rates.hit("action", _client(request))
@@ -514,12 +562,13 @@ def create_app(
             )
             return
         hub: Hub = websocket.app.state.hub
-        player_id = await player_id_of(websocket)
+        player = await player_of(websocket)
+        player_id = None if player is None else player.id
         sub = hub.subscribe(game_id, service.seat_of_player(live, player_id))
         sub.player_id = player_id
+        sub.player_name = None if player is None else player.name
         sub.send_text(service.message_json(live, sub.seat))
-        if sub.seat is not None:
-            service.publish(live, exclude=sub)  # the others see the seat connected
+        service.publish(live, exclude=sub)  # the others see the seat or spectator come
         sender = asyncio.create_task(_send_loop(websocket, sub))
         try:
             await _receive_loop(websocket, service, live, sub, limits, rates)
@@ -527,8 +576,8 @@ def create_app(
             # no await before the presence update: this block may run under cancellation
             sender.cancel()
             hub.unsubscribe(sub)
-            if sub.seat is not None and sub.seat not in hub.connected_seats(game_id):
-                service.publish(live)
+            if sub.seat is None or sub.seat not in hub.connected_seats(game_id):
+                service.publish(live)  # the seat or spectator left
             await asyncio.gather(sender, return_exceptions=True)
 
     # ------------------------------------------------------------------ client
@@ -553,6 +602,14 @@ def create_app(
 
     @app.get("/players/{player_id}", include_in_schema=False)
     async def player_page(player_id: str) -> FileResponse:
+        return index()
+
+    @app.get("/tables/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return index()
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
         return index()
 
     app.mount("/static", StaticFiles(directory=web, check_dir=False), name="static")
@@ -829,6 +886,13 @@ async def _handle_message(
         sub.seat = seat
         sub.send_text(service.message_json(live, seat))
         service.publish(live, exclude=sub)  # the others see the seat connected
+    elif kind in ("chat", "resign"):
+        if sub.seat is None:
+            raise ServiceError(f"spectators cannot {kind}; authenticate first", 403)
+        if kind == "chat":
+            await chat.say(service, live, sub.seat, message.get("text"))
+        else:
+            await service.resign(live, sub.seat)
     elif kind == "action":
         if sub.seat is None:
             raise ServiceError(
@@ -844,8 +908,8 @@ async def _handle_message(
     else:
         raise BadRequest(
             'unknown message; send {"type": "auth", "token": ...}, '
-            '{"type": "action", "action": ..., "move": n} '
-            'or {"type": "ping"}'
+            '{"type": "action", "action": ..., "move": n}, {"type": "chat", "text": ...}, '
+            '{"type": "resign"} or {"type": "ping"}'
         )
 
 

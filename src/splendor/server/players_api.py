@@ -14,6 +14,8 @@ Routes (JSON bodies, answers ``{"player": {...}}`` unless said):
 - ``POST /api/players/logout``: ends the session, clears the cookie (``{"player": null}``).
 - ``GET /api/players/me``: the session's player, or ``{"player": null}``.
 - ``GET /api/players/{id}``: the player page (:meth:`.accounts.Accounts.profile`).
+- ``GET /api/players/leaderboard/{kind}``: the best ratings of ``splendor-2``,
+  ``splendor-multi`` or ``duel`` (:meth:`.accounts.Accounts.leaderboard`).
 
 Guest, sign-up and log-in count against the ``auth`` rate of :class:`.app.Limits`.
 """
@@ -138,6 +140,11 @@ def players_router(
             accounts_of(request).player_for_session, session_token(request)
         )
         return {"player": player.to_json() if player is not None else None}
+
+    @router.get("/leaderboard/{kind}")
+    async def leaderboard(request: Request, kind: str) -> dict[str, Any]:
+        hit_rate("action", request)
+        return await asyncio.to_thread(accounts_of(request).leaderboard, kind)
 
     @router.get("/{player_id}")
     async def page(request: Request, player_id: str) -> dict[str, Any]:

@@ -308,6 +308,8 @@ def _head_and_tail(
     moves: Sequence[tuple[int, str]],
     seats: Sequence[dict[str, Any]],
     result: dict[str, Any] | None,
+    spectators: dict[str, Any] | None = None,
+    clock: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The fields of a state message before ``log`` and after it (key order kept)."""
     current = state.current_player
@@ -339,6 +341,10 @@ def _head_and_tail(
         "result": result,
         "seats": [dict(s) for s in seats],
     }
+    if spectators is not None:
+        tail["spectators"] = spectators
+    if clock is not None:
+        tail["clock"] = clock
     return head, tail
 
 
@@ -352,6 +358,8 @@ def state_message(
     seats: Sequence[dict[str, Any]],
     result: dict[str, Any] | None,
     notes: Mapping[int, str] | None = None,
+    spectators: dict[str, Any] | None = None,
+    clock: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The ``{"type": "state", ...}`` message for one viewer.
 
@@ -362,13 +370,18 @@ def state_message(
         seats: ``[{"seat", "type", "name", "bot", "connected"}]``.
         result: the record's result once the game is over, else None.
         notes: ``{move index: note}`` shown with those moves in ``log``.
+        spectators: ``{"count", "names"}`` of the game's watchers (the names of the
+            logged-in ones), or None (the field is left out).
+        clock: the game's clock (:meth:`.clocks.ClockState.to_json`), or None (no clock:
+            the field is left out).
 
     Returns:
         ``{"type": "state", "game_id", "game", "num_players", "seat", "status", "move",
         "turn", "current_player", "observation", "legal_actions", "log", "last_move",
-        "scores", "result", "seats"}`` (see the module docstring).
+        "scores", "result", "seats"}`` and ``"spectators"``, ``"clock"`` when given (see the
+        module docstring).
     """
-    head, tail = _head_and_tail(game_id, game, state, seat, moves, seats, result)
+    head, tail = _head_and_tail(game_id, game, state, seat, moves, seats, result, spectators, clock)
     return {**head, "log": log_entries(moves, notes), **tail}
 
 
@@ -383,6 +396,8 @@ def state_message_json(
     result: dict[str, Any] | None,
     notes: Mapping[int, str] | None = None,
     log: str | None = None,
+    spectators: dict[str, Any] | None = None,
+    clock: dict[str, Any] | None = None,
 ) -> str:
     """:func:`state_message` as compact JSON text (the same fields, values and order).
 
@@ -392,6 +407,6 @@ def state_message_json(
             and ``notes``.
         Others: as :func:`state_message`.
     """
-    head, tail = _head_and_tail(game_id, game, state, seat, moves, seats, result)
+    head, tail = _head_and_tail(game_id, game, state, seat, moves, seats, result, spectators, clock)
     entries = log_json(moves, notes) if log is None else log
     return f'{dumps(head)[:-1]},"log":[{entries}],{dumps(tail)[1:]}'

@@ -71,6 +71,7 @@ from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from ..game import get_game
 from ..record import GameRecord, forfeit_result, result_of
 from . import bots as server_bots
+from .clocks import GRACE, ClockState
 from .hub import Hub, Subscriber
 from .protocol import (
     BadNameError,
@@ -84,6 +85,7 @@ from .protocol import (
     state_message,
     state_message_json,
 )
+from .rated_games import apply_ratings, games_to_rate
 from .storage import (
     STATUS_ACTIVE,
     STATUS_FINISHED,
@@ -102,6 +104,9 @@ T = TypeVar("T")
 log = logging.getLogger("splendor.server")
 
 MAX_NAME = 40
+
+RESIGNED_BOT = "greedy"
+"""The bot that plays on for a player who resigned a 3-4 player game."""
 
 MAX_LOOKUP_TOKENS = 200
 """The most seat tokens one :meth:`GameService.list_games` may ask about."""
@@ -254,6 +259,10 @@ class LiveGame:
             the next request; this one's bot task stops).
         rated: whether the result changes the players' ratings (a lobby table's choice).
         clock: the clock it is played with (:mod:`.tables`), or None.
+        dropped: the seats whose player resigned a 3-4 player game (a bot plays them on;
+            they rank last in the ratings, :mod:`.rated_games`).
+        clock_state: the running clock of a game with a clock (:mod:`.clocks`), else None.
+        clock_task: the timer that times the running seat out at its deadline.
     """
 
     id: str
@@ -275,6 +284,9 @@ class LiveGame:
     evicted: bool = False
     rated: bool = False
     clock: dict[str, Any] | None = None
+    dropped: list[int] = field(default_factory=list)
+    clock_state: ClockState | None = None
+    clock_task: asyncio.Task[None] | None = None
 
     def __post_init__(self) -> None:
         if self.moves and not self.log_json:
@@ -489,6 +501,8 @@ class GameService:
         lifecycle: eviction, expiry and retry settings (default :class:`Lifecycle`).
         clock: seconds for eviction (default :func:`time.monotonic`; tests pass their own).
         now: the current UTC time for expiry (default :func:`.storage.utcnow`).
+        wall: wall-clock seconds for game clocks (default :func:`time.time`; tests pass
+            their own).
 
     Attributes:
         counters: what supervision did so far: ``bot_retries`` (failed bot turns retried),
@@ -507,6 +521,7 @@ class GameService:
         *,
         clock: Callable[[], float] = time.monotonic,
         now: Callable[[], datetime] = utcnow,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.storage = storage
         self.hub = hub
@@ -514,6 +529,7 @@ class GameService:
         self.lifecycle = lifecycle if lifecycle is not None else Lifecycle()
         self._clock = clock
         self._now = now
+        self._wall = wall
         self.writer = MoveWriter(storage)
         self._games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -543,6 +559,7 @@ class GameService:
             )
         self._resume_pending = True
         self._spawn(self.resume_bots(), "splendor-resume")
+        self._spawn(self.resume_clocks(), "splendor-clocks")
         self._spawn(self._maintenance(), "splendor-maintenance")
 
     def _spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> None:
@@ -575,6 +592,19 @@ class GameService:
     def is_loaded(self, game_id: str) -> bool:
         """Whether the game ``game_id`` is in memory now."""
         return game_id in self._games
+
+    async def resume_clocks(self) -> int:
+        """Load every game in progress with a clock, so its timer runs (from now: the time
+        the server was down is charged to nobody). Returns how many were loaded; a database
+        error is logged (the games load on their next request)."""
+        try:
+            ids = await asyncio.to_thread(self.storage.active_clock_games)
+            for game_id in ids:
+                await self.get(game_id)
+        except Exception:
+            log.warning("the clocks of the games in progress were not resumed", exc_info=True)
+            return 0
+        return len(ids)
 
     async def resume_bots(self) -> int:
         """Load every active game whose bot is to move (``resume_concurrency`` at a time),
@@ -795,8 +825,13 @@ class GameService:
             rated=rated,
             clock=clock,
         )
+        if clock is not None:
+            live.clock_state = ClockState.start(
+                clock, len(seats), state.current_player, self._wall()
+            )
         self._games[game_id] = live
         self._schedule_bot(live)
+        self._arm_clock(live)
         return Created(live, tokens)
 
     async def _created_earlier(self, idem: _Idempotency) -> Created | None:
@@ -878,7 +913,17 @@ class GameService:
                     accessed=self._clock(),
                     rated=stored.rated,
                     clock=stored.clock,
+                    dropped=list(stored.dropped),
                 )
+                if stored.clock is not None and not live.finished:
+                    live.clock_state = ClockState.resume(
+                        stored.clock,
+                        stored.clock_after,
+                        stored.num_players,
+                        state.current_player,
+                        self._wall(),
+                    )
+                    self._arm_clock(live)
                 self._games[game_id] = live
                 self.counters["loaded"] += 1
                 self._schedule_bot(live)
@@ -986,6 +1031,21 @@ class GameService:
             for s in live.seats
         ]
 
+    def clock_json(self, live: LiveGame) -> dict[str, Any] | None:
+        """The game's clock for clients (:meth:`.clocks.ClockState.to_json`), or None."""
+        if live.clock_state is None:
+            return None
+        return live.clock_state.to_json(self._wall())
+
+    def spectators_json(self, live: LiveGame) -> dict[str, Any]:
+        """``{"count": n, "names": [...]}``: the connections watching ``live`` without a
+        seat, and the names of the logged-in ones (sorted; the others are only counted)."""
+        watching = [s for s in self.hub.subscribers(live.id) if s.seat is None]
+        return {
+            "count": len(watching),
+            "names": sorted({s.player_name for s in watching if s.player_name}),
+        }
+
     def message(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
         """The state message for ``seat`` (None: spectator), see :func:`.protocol.state_message`;
         a ``log`` entry whose move has a note carries it as ``"note"``."""
@@ -998,6 +1058,8 @@ class GameService:
             seats=self.seats_json(live),
             result=live.result,
             notes=live.notes,
+            spectators=self.spectators_json(live),
+            clock=self.clock_json(live),
         )
 
     def message_json(
@@ -1015,6 +1077,8 @@ class GameService:
             result=live.result,
             notes=live.notes,
             log=live.log_json,
+            spectators=self.spectators_json(live),
+            clock=self.clock_json(live),
         )
 
     def summary(self, live: LiveGame, your_seats: Sequence[int]) -> dict[str, Any]:
@@ -1131,6 +1195,8 @@ class GameService:
         if live.finished:
             raise Conflict(f"game {live.id} is over; no more actions are accepted")
         current = live.state.current_player
+        if live.seats[seat].type == "bot":
+            raise Forbidden(f"seat {seat} is played by a bot since its player resigned")
         if current != seat:
             who = live.seats[current]
             raise Conflict(
@@ -1158,6 +1224,16 @@ class GameService:
         new = live.state.copy()
         new.apply(action)
         result = result_of(new) if new.is_terminal else None
+        if result is not None and live.dropped:
+            result["dropped"] = sorted(live.dropped)
+        clock_after = None
+        if live.clock_state is not None:
+            now = self._wall()
+            if live.seats[seat].type == "human" and live.clock_state.late(seat, now):
+                raise Conflict("your time has run out; the move was not played")
+            clock_after = live.clock_state.decided(
+                seat, None if result is not None else new.current_player, now
+            )
         idx = len(live.moves)
         notation = str(action)
         move = MoveToStore(
@@ -1168,6 +1244,7 @@ class GameService:
             result,
             new.current_player if result is None else None,
             note,
+            None if clock_after is None else clock_after.stored(),
         )
         try:
             live.updated_at = await self.writer.append(move)
@@ -1191,8 +1268,138 @@ class GameService:
         live.add_move(seat, notation, note)
         live.result = result
         live.accessed = self._clock()
+        live.clock_state = clock_after if clock_after is not None else live.clock_state
         self.publish(live)
         self._schedule_bot(live)
+        self._arm_clock(live)
+        if result is not None and live.rated:
+            self._spawn(self.rate(live.id), f"rate:{live.id}")
+
+    async def resign(self, live: LiveGame, seat: int) -> None:
+        """The player of ``seat`` resigns. With 2 players the game ends at once, won by the
+        other (a forfeit, reason "resigned"); with 3-4 players a greedy bot plays the seat
+        to the end and the player ranks last in the ratings (:mod:`.rated_games`).
+
+        Raises:
+            Conflict: the game is over. Forbidden: the seat is a bot's already.
+            Unavailable: the database did not answer (nothing changed).
+        """
+        async with live.lock:
+            if live.finished:
+                raise Conflict(f"game {live.id} is over; there is nothing to resign")
+            info = live.seats[seat]
+            if info.type != "human":
+                raise Forbidden(f"seat {seat} is played by a bot already")
+            await self._leave_seat(live, seat, f"{info.name} resigned")
+
+    async def time_out(self, live: LiveGame, seat: int, idx: int) -> bool:
+        """The timer of ``live`` fired for ``seat`` at move ``idx``: if that decision is
+        still ``seat``'s and its time is out, the player times out (2 players: loses by
+        forfeit; 3-4 players: a bot plays on, the player ranks last). Returns whether it
+        did."""
+        async with live.lock:
+            state = live.clock_state
+            if (
+                state is None
+                or live.finished
+                or len(live.moves) != idx
+                or live.current_player != seat
+                or live.seats[seat].type != "human"
+            ):
+                return False
+            if not state.late(seat, self._wall()):
+                self._arm_clock(live)  # woken early
+                return False
+            try:
+                await self._leave_seat(live, seat, f"{live.seats[seat].name} ran out of time")
+            except ServiceError as e:
+                log.warning("game %s: the time-out of seat %d waits: %s", live.id, seat, e)
+                return False
+            return True
+
+    def _arm_clock(self, live: LiveGame) -> None:
+        """(Re)start the timer of ``live``'s running seat (a person's; bots are not timed)."""
+        if live.clock_task is not None and live.clock_task is not asyncio.current_task():
+            live.clock_task.cancel()
+        live.clock_task = None
+        state = live.clock_state
+        if state is None or live.finished or live.evicted or self._closed:
+            return
+        seat = state.running
+        deadline = state.deadline()
+        if seat is None or deadline is None or live.seats[seat].type != "human":
+            return
+        idx = len(live.moves)
+
+        async def ring() -> None:
+            await asyncio.sleep(max(0.0, deadline - self._wall()) + GRACE + 0.05)
+            await self.time_out(live, seat, idx)
+
+        live.clock_task = asyncio.get_running_loop().create_task(ring(), name=f"clock:{live.id}")
+        live.clock_task.add_done_callback(_retrieve)
+
+    async def _leave_seat(self, live: LiveGame, seat: int, reason: str) -> None:
+        """The person of ``seat`` leaves the game (resigned, or timed out); the caller holds
+        ``live.lock``. With 2 players the game ends as their forfeit (``reason``); with 3-4
+        a bot plays the seat on and it ranks last (``dropped``).
+
+        Raises:
+            Conflict: the game changed meanwhile. Unavailable: the database did not answer.
+        """
+        info = live.seats[seat]
+        if live.num_players == 2:
+            result = forfeit_result(live.state, seat, reason)
+            try:
+                done = await self.writer.run(
+                    self.storage.finish_game, live.id, len(live.moves), result
+                )
+            except _DB_DOWN as e:
+                raise Unavailable(f"leaving the seat was not stored ({_first_line(e)})") from e
+            if not done:
+                await self._reconcile(live)
+                raise Conflict(
+                    "the game changed meanwhile; look again and resign if you still want to"
+                )
+            live.result = result
+            live.updated_at = self._now()
+            self._arm_clock(live)  # stops it
+            self.publish(live)
+            if live.rated:
+                self._spawn(self.rate(live.id), f"rate:{live.id}")
+            return
+        name = f"{info.name} (bot)"[:MAX_NAME]
+        try:
+            done = await self.writer.run(self.storage.drop_seat, live.id, seat, RESIGNED_BOT, name)
+        except _DB_DOWN as e:
+            raise Unavailable(f"leaving the seat was not stored ({_first_line(e)})") from e
+        if not done:
+            raise Conflict("the game changed meanwhile; look again")
+        live.seats[seat] = dataclasses.replace(
+            info, type="bot", bot=RESIGNED_BOT, name=name, token_hash=None
+        )
+        live.dropped = sorted({*live.dropped, seat})
+        self.publish(live)
+        self._schedule_bot(live)
+        self._arm_clock(live)
+
+    async def rate(self, game_id: str) -> dict[str, dict[str, Any]] | None:
+        """Apply a finished rated game's result to its players' ratings, once
+        (:func:`.rated_games.apply_ratings`); a failure is logged and left to the
+        maintenance task, which retries every finished rated game not rated yet."""
+        try:
+            return await asyncio.to_thread(apply_ratings, self.storage, game_id)
+        except Exception:
+            log.warning("game %s: ratings not applied yet", game_id, exc_info=True)
+            return None
+
+    async def rate_pending(self) -> int:
+        """Apply the ratings of every finished rated game not rated yet; returns how many
+        games changed ratings."""
+        done = 0
+        for game_id in await asyncio.to_thread(games_to_rate, self.storage):
+            if await self.rate(game_id) is not None:
+                done += 1
+        return done
 
     async def _reconcile(self, live: LiveGame) -> None:
         """Reload ``live`` in place from the database, which is the truth, and publish it
@@ -1418,11 +1625,15 @@ class GameService:
             log.warning("resumed %d bot turn(s) that had no task", resumed)
         if self._resume_pending and not self._closed:
             self.counters["resumed"] += await self.resume_bots()
+        await self.rate_pending()
         return {"resumed": resumed, "evicted": evicted}
 
     def _evictable(self, live: LiveGame, now: float) -> bool:
-        """Nobody connected, no decision under way, no bot thinking, and idle long enough."""
+        """Nobody connected, no decision under way, no bot thinking, no clock running, and
+        idle long enough."""
         if live.lock.locked() or self.hub.has_subscribers(live.id):
+            return False
+        if live.clock_state is not None and not live.finished:
             return False
         if live.bot_task is not None and not live.bot_task.done():
             return False
@@ -1434,6 +1645,8 @@ class GameService:
         if self._games.get(live.id) is live:
             del self._games[live.id]
         live.evicted = True
+        if live.clock_task is not None and live.clock_task is not asyncio.current_task():
+            live.clock_task.cancel()
         task = live.bot_task
         if task is not None and not task.done() and task is not asyncio.current_task():
             task.cancel()
@@ -1505,6 +1718,8 @@ class GameService:
                             live.updated_at = now
                             forfeited += 1
                             self.publish(live)
+                            if live.rated:
+                                self._spawn(self.rate(live.id), f"rate:{live.id}")
         except _DB_DOWN as e:
             raise Unavailable(f"the database is unavailable ({_first_line(e)})") from e
         finally:

@@ -130,7 +130,15 @@ class GameRow(Base):
         Integer, nullable=True
     )  # 0002: None = over or unknown
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # 0005
-    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # 0005
+    clock: Mapped[dict[str, Any] | None] = mapped_column(
+        JSON(none_as_null=True), nullable=True
+    )  # 0005: None (SQL NULL): no clock
+    rated_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )  # 0005: when its result changed the ratings (None: not yet, or not rated)
+    dropped: Mapped[list[int] | None] = mapped_column(
+        JSON, nullable=True
+    )  # 0005: seats whose player left (a bot plays them; ranked last)
 
 
 class SeatRow(Base):
@@ -225,6 +233,19 @@ class TableSeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
+class ChatRow(Base):
+    """One chat message written at a game's table by a seated player (migration 0005)."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class MoveRow(Base):
     __tablename__ = "moves"
 
@@ -238,6 +259,9 @@ class MoveRow(Base):
     note: Mapped[str | None] = mapped_column(
         Text, nullable=True
     )  # 0002: e.g. a random move played for a failed bot
+    clock: Mapped[dict[str, Any] | None] = mapped_column(
+        JSON(none_as_null=True), nullable=True
+    )  # 0005: the clock after this move (a game with a clock)
 
 
 class IdempotencyRow(Base):
@@ -312,6 +336,8 @@ class StoredGame:
     next_seat: int | None = None
     rated: bool = False
     clock: dict[str, Any] | None = None
+    dropped: list[int] = field(default_factory=list)
+    clock_after: dict[str, Any] | None = None
 
 
 class StaleMoveError(Exception):
@@ -332,6 +358,7 @@ class MoveToStore:
     result: dict[str, Any] | None = None
     next_seat: int | None = None
     note: str | None = None
+    clock: dict[str, Any] | None = None
 
 
 def _table(model: type[Base]) -> Table:
@@ -541,6 +568,34 @@ class Storage:
             )
             return done.rowcount == 1
 
+    def drop_seat(self, game_id: str, seat: int, bot: str, name: str) -> bool:
+        """A person leaves an active game for good: ``seat`` becomes the bot ``bot`` named
+        ``name`` (its token no longer plays; its player stays, for the ratings) and joins
+        the game's ``dropped`` seats. False if the game is not active or the seat is not a
+        person's."""
+        with self.engine.begin() as c:
+            game = c.execute(
+                select(_GAMES.c.status, _GAMES.c.dropped)
+                .where(_GAMES.c.id == game_id)
+                .with_for_update()
+            ).first()
+            if game is None or game.status != STATUS_ACTIVE:
+                return False
+            done = c.execute(
+                update(_SEATS)
+                .where(_SEATS.c.game_id == game_id, _SEATS.c.seat == seat, _SEATS.c.type == "human")
+                .values(type="bot", bot=bot, name=name, token_hash=None)
+            ).rowcount
+            if done != 1:
+                return False
+            dropped = sorted({*(game.dropped or []), seat})
+            c.execute(
+                update(_GAMES)
+                .where(_GAMES.c.id == game_id)
+                .values(dropped=dropped, updated_at=utcnow())
+            )
+            return True
+
     def append_move(
         self,
         game_id: str,
@@ -621,6 +676,7 @@ class Storage:
                     "notation": m.notation,
                     "created_at": now,
                     "note": m.note,
+                    "clock": m.clock,
                 }
             )
             prev = touched.get(
@@ -663,6 +719,13 @@ class Storage:
             ).all()
             stored = _stored(row, seats, [(int(a), str(b)) for a, b, _ in moves])
             stored.notes = {i: str(note) for i, (_, _, note) in enumerate(moves) if note}
+            if row.clock is not None and moves:
+                stored.clock_after = s.scalar(
+                    select(MoveRow.clock)
+                    .where(MoveRow.game_id == game_id)
+                    .order_by(MoveRow.idx.desc())
+                    .limit(1)
+                )
             return stored
 
     def find_idempotency_key(self, key_hash: str) -> tuple[str, IdempotencyRecord] | None:
@@ -699,6 +762,17 @@ class Storage:
             )
             .group_by(GameRow.id, GameRow.created_at)
             .order_by(GameRow.created_at, GameRow.id)
+        )
+        with self._sessions() as s:
+            return list(s.scalars(q).all())
+
+    def active_clock_games(self, limit: int = 10000) -> list[str]:
+        """Ids of the games in progress that have a clock (their timers run in memory)."""
+        q = (
+            select(GameRow.id)
+            .where(GameRow.status == STATUS_ACTIVE, GameRow.clock.is_not(None))
+            .order_by(GameRow.updated_at)
+            .limit(limit)
         )
         with self._sessions() as s:
             return list(s.scalars(q).all())
@@ -819,6 +893,7 @@ def _stored(row: GameRow, seats: Sequence[SeatRow], moves: list[tuple[int, str]]
         next_seat=row.next_seat,
         rated=bool(row.rated),
         clock=row.clock,
+        dropped=[int(x) for x in row.dropped or []],
     )
 
 

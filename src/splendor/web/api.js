@@ -1,5 +1,6 @@
 /**
- * The server's REST API and the live WebSocket of one game (reconnect with backoff, resync).
+ * The server's REST API and the live WebSockets of one game and of the lobby (reconnect
+ * with backoff, resync).
  * @module api
  */
 
@@ -152,23 +153,54 @@ export function getPlayer(playerId) {
   return request("GET", `/api/players/${encodeURIComponent(playerId)}`);
 }
 
+// ---------------------------------------------------------------- lobby tables
+// A table: {id, game, num_players, options, rated, visibility, clock, status, game_id,
+// host, seats: [{seat, player_id, name, bot, free}], created_at}. Opening, joining,
+// leaving and play-now need a session (401 otherwise).
+
+/** `GET /api/tables`: `{tables}`, the open public tables and the caller's own. */
+export function listTables() {
+  return request("GET", "/api/tables");
+}
+
+/** `GET /api/tables/{id}`: one table (404 unknown). */
+export function getTable(tableId) {
+  return request("GET", `/api/tables/${encodeURIComponent(tableId)}`);
+}
+
 /**
- * The live connection to one game. Calls `onState(msg)` for every state message,
- * `onError(msg)` for error messages and `onStatus("open"|"closed"|"fatal", detail)`.
- * A seat's connection authenticates with its first message, `{"type": "auth", token}`
- * (never the URL). A dropped connection reconnects with exponential backoff (0.5 s up to
- * 10 s); every (re)connection gets a fresh state from the server (resync), and a REST
- * fetch backs it up.
+ * `POST /api/tables`: open a table (the player sits at seat 0). `body`: `{game,
+ * num_players, bots, rated, visibility, clock, options}`; the answer of an invitation
+ * table carries its `invite_code`, this once.
  */
-export class GameSocket {
-  /**
-   * @param {string} gameId
-   * @param {string|null} token
-   * @param {{onState: Function, onError?: Function, onStatus?: Function}} handlers
-   */
-  constructor(gameId, token, handlers) {
-    this.gameId = gameId;
-    this.token = token;
+export function openTable(body) {
+  return request("POST", "/api/tables", body);
+}
+
+/** `POST /api/tables/{id}/join` (`code`: an invitation table's code). */
+export function joinTable(tableId, code = null) {
+  return request("POST", `/api/tables/${encodeURIComponent(tableId)}/join`, code ? { code } : {});
+}
+
+/** `POST /api/tables/{id}/leave` (before the game starts). */
+export function leaveTable(tableId) {
+  return request("POST", `/api/tables/${encodeURIComponent(tableId)}/leave`);
+}
+
+/** `POST /api/play-now` `{game, num_players, clock}`: the table joined or opened. */
+export function playNow(game, numPlayers, clock) {
+  return request("POST", "/api/play-now", { game, num_players: numPlayers, clock });
+}
+
+/**
+ * Base class of the live connections: reconnects a dropped connection with exponential
+ * backoff (0.5 s up to 10 s), calls `resynced()` on every reconnection (a REST fetch of
+ * what may have been missed) and pings every 20 s. Subclasses give `url()` and
+ * `onMessage(msg, ws)`, and may answer `fatal(ev)` (a close code that must not retry).
+ */
+class LiveSocket {
+  /** @param {{onStatus?: Function}} handlers */
+  constructor(handlers) {
     this.handlers = handlers;
     this.ws = null;
     this.delay = 500;
@@ -181,50 +213,60 @@ export class GameSocket {
   connect() {
     if (this.closed) return;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}`);
+    const ws = new WebSocket(`${proto}//${location.host}${this.url()}`);
     this.ws = ws;
-    let seated = !this.token; // a seat's connection: the spectator's state sent before the auth is skipped
     ws.onopen = () => {
-      if (this.token) ws.send(JSON.stringify({ type: "auth", token: this.token }));
+      if (this.ws !== ws) return;
+      this.opened(ws);
       this.delay = 500;
       this.status("open");
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
     };
     ws.onmessage = (ev) => {
+      if (this.ws !== ws) return; // a connection replaced by a newer one
       let msg;
       try {
         msg = JSON.parse(ev.data);
       } catch {
         return;
       }
-      if (msg.type === "state") {
-        if (!seated && (msg.seat === null || msg.seat === undefined)) return;
-        seated = true;
-        this.handlers.onState(msg);
-      } else if (msg.type === "error" && this.handlers.onError) this.handlers.onError(msg);
+      this.onMessage(msg, ws);
     };
     ws.onclose = (ev) => {
-      clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
+      clearInterval(this.pingTimer);
       this.ws = null;
-      if (ev.code === 4400 || ev.code === 4403 || ev.code === 4404) {
+      const why = this.fatal(ev);
+      if (why) {
         this.closed = true;
-        const why = { 4400: ev.reason || "the server refused the connection", 4403: "this invite link's token is not valid", 4404: "no such game" };
-        this.status("fatal", why[ev.code]);
+        this.status("fatal", why);
         return;
       }
       if (this.closed) return;
       this.status("closed");
+      clearTimeout(this.timer);
       this.timer = setTimeout(() => this.resync(), this.delay);
       this.delay = Math.min(this.delay * 2, 10000);
     };
   }
 
-  /** Reconnect after a drop; fetch the state over REST meanwhile (resync). */
+  /** Reconnect after a drop, fetching over REST meanwhile what may have been missed. */
   resync() {
     if (this.closed) return;
-    getState(this.gameId, this.token).then((msg) => this.handlers.onState(msg)).catch(() => {});
+    this.resynced();
+    this.connect();
+  }
+
+  /** Drop the connection and open a fresh one at once (no backoff). */
+  reconnect() {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    clearInterval(this.pingTimer);
+    const old = this.ws;
+    this.ws = null;
+    if (old) old.close();
+    this.delay = 500;
     this.connect();
   }
 
@@ -246,6 +288,86 @@ export class GameSocket {
     this.closed = true;
     clearTimeout(this.timer);
     clearInterval(this.pingTimer);
-    if (this.ws) this.ws.close();
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close();
+  }
+
+  // hooks
+  url() { throw new Error("url() not given"); }
+  opened(_ws) {}
+  onMessage(_msg, _ws) {}
+  resynced() {}
+  fatal(_ev) { return null; }
+}
+
+/**
+ * The live lobby (`/ws/lobby`): `onLobby(tables)` for the list at once and after every
+ * change (and from `GET /api/tables` on every reconnection), `onStarted({table_id,
+ * game_id})` when a game of the player's table starts, `onStatus("open"|"closed")`. The
+ * server reads the session cookie when the connection opens: call `reconnect()` after a
+ * log-in or log-out.
+ */
+export class LobbySocket extends LiveSocket {
+  url() {
+    return "/ws/lobby";
+  }
+
+  onMessage(msg) {
+    if (msg.type === "lobby" && Array.isArray(msg.tables)) this.handlers.onLobby(msg.tables);
+    else if (msg.type === "started" && msg.game_id && this.handlers.onStarted) this.handlers.onStarted(msg);
+  }
+
+  resynced() {
+    listTables().then((r) => { if (!this.closed) this.handlers.onLobby(r.tables || []); }).catch(() => {});
+  }
+}
+
+/**
+ * The live connection to one game. Calls `onState(msg)` for every state message,
+ * `onError(msg)` for error messages and `onStatus("open"|"closed"|"fatal", detail)`.
+ * A seat's connection authenticates with its first message, `{"type": "auth", token}`
+ * (never the URL). A dropped connection reconnects with exponential backoff (0.5 s up to
+ * 10 s); every (re)connection gets a fresh state from the server (resync), and a REST
+ * fetch backs it up.
+ */
+export class GameSocket extends LiveSocket {
+  /**
+   * @param {string} gameId
+   * @param {string|null} token
+   * @param {{onState: Function, onError?: Function, onStatus?: Function}} handlers
+   */
+  constructor(gameId, token, handlers) {
+    super(handlers);
+    this.gameId = gameId;
+    this.token = token;
+    this.seated = true;
+  }
+
+  url() {
+    return `/ws/games/${encodeURIComponent(this.gameId)}`;
+  }
+
+  opened(ws) {
+    // a seat's connection: the spectator's state sent before the auth is skipped
+    this.seated = !this.token;
+    if (this.token) ws.send(JSON.stringify({ type: "auth", token: this.token }));
+  }
+
+  onMessage(msg) {
+    if (msg.type === "state") {
+      if (!this.seated && (msg.seat === null || msg.seat === undefined)) return;
+      this.seated = true;
+      this.handlers.onState(msg);
+    } else if (msg.type === "error" && this.handlers.onError) this.handlers.onError(msg);
+  }
+
+  fatal(ev) {
+    const why = { 4400: ev.reason || "the server refused the connection", 4403: "this invite link's token is not valid", 4404: "no such game" };
+    return why[ev.code] || null;
+  }
+
+  resynced() {
+    getState(this.gameId, this.token).then((msg) => this.handlers.onState(msg)).catch(() => {});
   }
 }

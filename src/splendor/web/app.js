@@ -1,7 +1,7 @@
 /**
  * The router: starts the identity bar (every page), then picks the page from the URL (`/`
  * lobby, `/games/{id}` game, `/games/{id}/replay` replay viewer, `/players/{id}` player
- * page) and starts it.
+ * page, `/tables/{id}` a lobby table, where invitation links lead) and starts it.
  * @module app
  */
 
@@ -10,6 +10,7 @@ import { IdentityBar } from "./identity.js";
 import { LobbyPage } from "./lobby.js";
 import { PlayerPage } from "./player.js";
 import { ReplayPage } from "./replay.js";
+import { TablePage } from "./table_page.js";
 
 /** The identity bar's element: `#identity` of index.html (made if missing). */
 function identityRoot() {
@@ -42,6 +43,9 @@ export function route() {
   } else if ((m = /^\/players\/([^/]+)$/.exec(path))) {
     document.title = "Player · Splendor";
     page = new PlayerPage(root, decodeURIComponent(m[1]));
+  } else if ((m = /^\/tables\/([^/]+)$/.exec(path))) {
+    document.title = "Table · Splendor";
+    page = new TablePage(root, decodeURIComponent(m[1]));
   } else {
     document.title = "Splendor";
     page = new LobbyPage(root);

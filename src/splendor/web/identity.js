@@ -9,8 +9,8 @@
  *
  * The server's refusals (its `detail`) show next to the form. The session is an HTTP-only
  * cookie that the server sets: this module never sees it. Names are shown as text only.
- * Other modules read the player with {@link currentPlayer} and follow changes with
- * {@link onIdentityChange}.
+ * Other modules read the player with {@link currentPlayer} (or wait for the first answer
+ * with {@link whenIdentityKnown}) and follow changes with {@link onIdentityChange}.
  * @module identity
  */
 
@@ -44,6 +44,21 @@ export function currentPlayer() {
 export function onIdentityChange(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
+}
+
+/**
+ * The logged-in player (or null) once the server has answered who it is: at once when
+ * known already.
+ * @returns {Promise<Object|null>}
+ */
+export function whenIdentityKnown() {
+  if (current !== undefined) return Promise.resolve(current);
+  return new Promise((resolve) => {
+    const stop = onIdentityChange((p) => {
+      stop();
+      resolve(p);
+    });
+  });
 }
 
 function setCurrent(player) {

@@ -1,11 +1,13 @@
 /**
- * The lobby: create a Splendor or Splendor Duel game (each seat a person or a bot with its
- * level), show an invite link per person seat, and list the player's own games from the
- * tokens remembered in localStorage.
+ * The lobby page: first the public lobby ({@link module:lobby_tables}: play now, open a
+ * table, the open tables live); then a private game with invite links: create a Splendor
+ * or Splendor Duel game (each seat a person or a bot with its level), show an invite link
+ * per person seat, and list the games of the seat tokens remembered in localStorage.
  * @module lobby
  */
 
 import * as api from "./api.js";
+import { PublicLobby } from "./lobby_tables.js";
 import { resultText } from "./result.js";
 import { saveSeat, savedSeats, forgetGame } from "./storage.js";
 import { GAME_NAMES, h, replaceChildren, seatName } from "./util.js";
@@ -37,12 +39,18 @@ export class LobbyPage {
     this.bots = this.meta.bots || ["random", "greedy"];
     this.resetSeats();
     this.root.dataset.testid = "lobby-root";
+    const lobbyRoot = h("div", { class: "public-lobby" });
     replaceChildren(this.root,
-      h("header", { class: "lobby-header" }, h("h1", {}, "Splendor"), h("p", { class: "dim" }, "Splendor (2–4 players) and Splendor Duel, against bots or friends.")),
+      h("header", { class: "lobby-header" }, h("h1", {}, "Splendor"), h("p", { class: "dim" }, "Splendor (2–4 players) and Splendor Duel, against other players, bots or friends.")),
+      lobbyRoot,
+      h("h2", { class: "part-title" }, "A private game with invite links"),
+      h("p", { class: "dim" }, "Each seat a person (who gets their own link) or a bot; no account needed, never rated."),
       h("div", { class: "lobby-layout" },
         h("section", { class: "create", dataset: { testid: "create-form" } }, h("h2", {}, "New game"), h("div", { class: "form-body" })),
         h("section", { class: "my-games" }, h("h2", {}, "Your games"), h("div", { class: "games-body", dataset: { testid: "my-games" } }, "loading…"))),
       h("section", { class: "created", dataset: { testid: "created" } }));
+    this.publicLobby = new PublicLobby(lobbyRoot, this.meta);
+    this.publicLobby.start();
     this.renderForm();
     this.loadGames();
   }

@@ -1,5 +1,7 @@
 /**
- * The player's seat tokens, remembered in localStorage (`splendor.tokens`).
+ * The player's seat tokens, remembered in localStorage (`splendor.tokens`), and the
+ * invitation codes of the tables this browser opened (`splendor.invites`: the server shows
+ * a code only once).
  * @module storage
  */
 
@@ -39,4 +41,36 @@ export function forgetGame(gameId) {
 export function tokenFor(gameId) {
   const s = savedSeats().find((x) => x.game_id === gameId);
   return s ? s.token : null;
+}
+
+const INVITES = "splendor.invites";
+const MAX_INVITES = 50;
+
+function savedInvites() {
+  try {
+    const v = JSON.parse(localStorage.getItem(INVITES) || "{}");
+    return v && typeof v === "object" && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Remember the invitation code of a table opened here (the newest {@link MAX_INVITES}). */
+export function saveInvite(tableId, code) {
+  const all = savedInvites();
+  delete all[tableId];
+  all[tableId] = code;
+  const keys = Object.keys(all);
+  for (const k of keys.slice(0, Math.max(0, keys.length - MAX_INVITES))) delete all[k];
+  try {
+    localStorage.setItem(INVITES, JSON.stringify(all));
+  } catch {
+    /* storage full or disabled: the link was shown once */
+  }
+}
+
+/** The remembered invitation code of a table, or null. */
+export function inviteFor(tableId) {
+  const code = savedInvites()[tableId];
+  return typeof code === "string" ? code : null;
 }

@@ -6,8 +6,12 @@ the SHA-256 of the invitation code), the clock (JSON, or null: none), its status
 (``open`` while seats are free, ``started`` once its game is made, ``closed`` when everyone
 left), the game it became, its host and times. ``table_seats`` holds one row per seat: the
 player sitting there, or the bot, or neither (a free seat); a player sits at most once at
-a table. ``games.rated`` says whether a game's result changes ratings; ``games.clock`` is
-the clock it is played with (JSON, or null).
+a table. ``games.rated`` says whether a game's result changes ratings, ``games.rated_at``
+when it did (null: not yet); ``games.clock`` is the clock it is played with (JSON, or
+null); ``games.dropped`` lists the seats whose player resigned a 3-4 player game (a bot
+plays them; they rank last); ``moves.clock`` the clock after each move of a game with a
+clock (:mod:`splendor.server.clocks`). ``chat_messages`` keeps what the players of a game wrote at
+its table.
 
 Revision ID: 0005
 Revises: 0004
@@ -68,17 +72,39 @@ def upgrade() -> None:
         sa.Column("bot", sa.String(64), nullable=True),
         sa.UniqueConstraint("table_id", "player_id", name="uq_table_seats_player"),
     )
+    op.create_table(
+        "chat_messages",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column(
+            "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False
+        ),
+        sa.Column("seat", sa.Integer(), nullable=False),
+        sa.Column("name", sa.String(64), nullable=False),
+        sa.Column("text", sa.String(500), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index("ix_chat_messages_game_id", "chat_messages", ["game_id"])
     with op.batch_alter_table("games") as batch:
         batch.add_column(
             sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false())
         )
         batch.add_column(sa.Column("clock", sa.JSON(), nullable=True))
+        batch.add_column(sa.Column("rated_at", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("dropped", sa.JSON(), nullable=True))
+    with op.batch_alter_table("moves") as batch:
+        batch.add_column(sa.Column("clock", sa.JSON(), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("moves") as batch:
+        batch.drop_column("clock")
     with op.batch_alter_table("games") as batch:
+        batch.drop_column("dropped")
+        batch.drop_column("rated_at")
         batch.drop_column("clock")
         batch.drop_column("rated")
+    op.drop_index("ix_chat_messages_game_id", table_name="chat_messages")
+    op.drop_table("chat_messages")
     op.drop_table("table_seats")
     op.drop_index("ix_tables_status", table_name="tables")
     op.drop_table("tables")
