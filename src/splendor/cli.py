@@ -433,6 +433,12 @@ def serve(
         help="Days without a move after which a game waiting on a person ends as that person's "
         "forfeit (kept, with its moves and record); 0: never.",
     ),
+    workers: int = typer.Option(
+        1,
+        "--workers",
+        help="Server processes sharing the port (more than 1 needs a PostgreSQL "
+        "--database-url: they tell each other every move with LISTEN/NOTIFY).",
+    ),
 ) -> None:
     """Serve the web app: the API, a WebSocket per game and the browser client.
 
@@ -445,6 +451,15 @@ def serve(
 
     if not 0 < port < 65536:
         typer.echo(f"--port must be 1..65535, got {port}", err=True)
+        raise typer.Exit(2)
+    if workers < 1:
+        typer.echo(f"--workers must be 1 or more, got {workers}", err=True)
+        raise typer.Exit(2)
+    if workers > 1 and not (database_url or "").startswith(("postgresql", "postgres:")):
+        typer.echo(
+            "--workers above 1 needs a PostgreSQL --database-url (SQLite serves one process)",
+            err=True,
+        )
         raise typer.Exit(2)
     if bot_workers is not None and bot_workers < 1:
         typer.echo(f"--bot-workers must be 1 or more, got {bot_workers}", err=True)
@@ -476,6 +491,7 @@ def serve(
         bot_workers=bot_workers,
         limits=limits,
         lifecycle=lifecycle,
+        workers=workers,
     )
 
 

@@ -50,9 +50,12 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import gc
+import json
 import logging
 import math
+import os
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, MutableMapping
@@ -73,6 +76,7 @@ from . import bots as server_bots
 from . import chat
 from .accounts import Accounts, Player
 from .hub import Hub, Subscriber
+from .notify import Listener
 from .players_api import SESSION_COOKIE, players_router, same_site
 from .protocol import MAX_JSON_DEPTH, MalformedJSONError, loads_json
 from .service import (
@@ -316,11 +320,26 @@ def create_app(
         tables = Tables(storage, service, lambda table_id: feed.changed(table_id))
         feed = LobbyFeed(hub, tables)
         app.state.tables = tables
+        listener = None
+        if storage.engine.dialect.name == "postgresql":  # other processes may share it
+
+            def handle(kind: str, key: str, data: Any) -> None:
+                if kind == "table":
+                    feed.changed(key)
+                else:
+                    service.on_notification(kind, key, data)
+
+            listener = Listener(storage.url, handle, service.resync)
+        app.state.listener = listener
         try:
             await service.start()
+            if listener is not None:
+                listener.start()
             gc.freeze()  # see the docstring: no full-collection pauses over start-up objects
             yield
         finally:
+            if listener is not None:
+                await listener.close()
             await service.close()
             for pool in owned:  # a decision under way ends within its time budget
                 await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
@@ -960,6 +979,7 @@ def serve(
     ws_per_message_deflate: bool = True,
     limits: Limits | None = None,
     lifecycle: Lifecycle | None = None,
+    workers: int = 1,
 ) -> None:
     """Run the app with uvicorn until it is stopped (SIGINT/SIGTERM); blocks.
 
@@ -978,6 +998,9 @@ def serve(
             ``benchmarks/bench_server.py``).
         limits: as :func:`create_app`; its ``max_ws_message_bytes`` is also uvicorn's
             ``ws_max_size`` (a bigger frame closes the connection with 1009).
+        workers: server processes sharing the port (uvicorn's workers); above 1 the
+            database must be PostgreSQL (:mod:`.notify`). Each process builds its app
+            from the options passed in the environment (:func:`app_from_environment`).
 
     Raises:
         SystemExit: uvicorn could not start (the port is taken, for example).
@@ -985,8 +1008,24 @@ def serve(
     import uvicorn
 
     limits = limits if limits is not None else Limits()
+    target: Any = create_app(
+        database_url, bot_workers=bot_workers, limits=limits, lifecycle=lifecycle
+    )
+    extra: dict[str, Any] = {}
+    if workers > 1:
+        os.environ[SERVE_OPTIONS] = json.dumps(
+            {
+                "database_url": database_url,
+                "bot_workers": bot_workers,
+                "limits": dataclasses.asdict(limits),
+                "lifecycle": None if lifecycle is None else dataclasses.asdict(lifecycle),
+            }
+        )
+        target = "splendor.server.app:app_from_environment"
+        extra = {"factory": True, "workers": workers}
     uvicorn.run(
-        create_app(database_url, bot_workers=bot_workers, limits=limits, lifecycle=lifecycle),
+        target,
+        **extra,
         host=host,
         port=port,
         log_level=log_level,
@@ -997,8 +1036,27 @@ def serve(
     )
 
 
+SERVE_OPTIONS = "SPLENDOR_SERVE_OPTIONS"
+"""The environment variable through which :func:`serve` passes its options to its worker
+processes."""
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one of :func:`serve`'s worker processes, built from the options in the
+    environment variable :data:`SERVE_OPTIONS`."""
+    options = json.loads(os.environ[SERVE_OPTIONS])
+    lifecycle = options["lifecycle"]
+    return create_app(
+        options["database_url"],
+        bot_workers=options["bot_workers"],
+        limits=Limits(**options["limits"]),
+        lifecycle=None if lifecycle is None else Lifecycle(**lifecycle),
+    )
+
+
 __all__ = [
     "Limits",
+    "app_from_environment",
     "RateLimited",
     "RateLimiter",
     "RedactTokens",

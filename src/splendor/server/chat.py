@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import insert, select
 
+from .notify import notify
 from .protocol import BadNameError, clean_name
 from .service import BadRequest, GameService, LiveGame
 from .storage import ChatRow, Storage, utcnow
@@ -43,12 +44,14 @@ def add_message(storage: Storage, game_id: str, seat: int, name: str, text: str)
     """Store a (cleaned) message; returns it as sent to clients:
     ``{"seat", "name", "text", "at"}`` (ISO 8601 time)."""
     now = utcnow()
+    message = {"seat": seat, "name": name, "text": text, "at": now.isoformat()}
     with storage.engine.begin() as c:
         c.execute(
             insert(ChatRow),
             {"game_id": game_id, "seat": seat, "name": name, "text": text, "created_at": now},
         )
-    return {"seat": seat, "name": name, "text": text, "at": now.isoformat()}
+        notify(c, "chat", game_id, message)
+    return message
 
 
 def history(storage: Storage, game_id: str) -> list[dict[str, Any]]:

@@ -56,6 +56,7 @@ import dataclasses
 import functools
 import hashlib
 import hmac
+import json
 import logging
 import re
 import secrets
@@ -1417,7 +1418,47 @@ class GameService:
         live.state, live.result, live.updated_at = state, result, stored.updated_at
         live.moves, live.notes = list(stored.moves), dict(stored.notes)
         live.log_json = log_json(live.moves, live.notes)
+        live.seats, live.dropped, live.rated = (
+            list(stored.seats),
+            list(stored.dropped),
+            stored.rated,
+        )
+        if stored.clock is not None and not live.finished:
+            live.clock_state = ClockState.resume(
+                stored.clock,
+                stored.clock_after,
+                stored.num_players,
+                state.current_player,
+                self._wall(),
+            )
         self.publish(live)
+        self._schedule_bot(live)
+        self._arm_clock(live)
+
+    def on_notification(self, kind: str, key: str, data: Any) -> None:
+        """Another server process changed something (:mod:`.notify`): a loaded game is
+        reloaded from the database and pushed to its WebSockets (``"game"``); a chat message
+        is forwarded to the game's WebSockets (``"chat"``)."""
+        if kind == "game":
+            live = self._games.get(key)
+            if live is not None:
+                self._spawn(self._sync(live), f"sync:{key}")
+        elif kind == "chat" and isinstance(data, dict) and self.hub.has_subscribers(key):
+            text = json.dumps({"type": "chat", "message": data}, ensure_ascii=False)
+            self.hub.publish(key, lambda _seat: text)
+
+    def resync(self) -> None:
+        """Reload every loaded game (notifications may have been lost)."""
+        for live in list(self._games.values()):
+            self._spawn(self._sync(live), f"sync:{live.id}")
+
+    async def _sync(self, live: LiveGame) -> None:
+        try:
+            async with live.lock:
+                if not live.evicted:
+                    await self._reconcile(live)
+        except ServiceError as e:
+            log.warning("game %s was not reloaded: %s", live.id, e.message)
 
     def _database_down(self) -> None:
         self._db_down = True

@@ -70,6 +70,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from .notify import notify
+
 STATUS_ACTIVE = "active"
 STATUS_FINISHED = "finished"
 
@@ -566,6 +568,8 @@ class Storage:
                 )
                 .values(player_id=player_id)
             )
+            if done.rowcount == 1:
+                notify(c, "game", game_id)
             return done.rowcount == 1
 
     def drop_seat(self, game_id: str, seat: int, bot: str, name: str) -> bool:
@@ -594,6 +598,7 @@ class Storage:
                 .where(_GAMES.c.id == game_id)
                 .values(dropped=dropped, updated_at=utcnow())
             )
+            notify(c, "game", game_id)
             return True
 
     def append_move(
@@ -696,6 +701,8 @@ class Storage:
             for gid, m in touched.items():
                 if m.result is not None:
                     c.execute(_FINISH_GAME, {"gid": gid, "now": now, "final": m.result})
+            for gid in touched:
+                notify(c, "game", gid)
         return outcomes
 
     # ------------------------------------------------------------------ reading
@@ -846,6 +853,8 @@ class Storage:
                 .where(_GAMES.c.id == game_id, _GAMES.c.status == STATUS_ACTIVE, moves == num_moves)
                 .values(updated_at=now, status=STATUS_FINISHED, result=result, next_seat=None)
             ).rowcount
+            if done:
+                notify(c, "game", game_id)
             return bool(done)
 
     def games_for_token_hashes(self, hashes: Iterable[str]) -> list[tuple[StoredGame, list[int]]]:

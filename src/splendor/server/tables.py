@@ -38,6 +38,7 @@ from sqlalchemy.exc import IntegrityError
 from ..game import get_game
 from . import bots as server_bots
 from .accounts import Player
+from .notify import notify
 from .ratings import game_kind, initial_rating
 from .service import BadRequest, Conflict, Forbidden, GameService, NotFound
 from .storage import (
@@ -289,6 +290,7 @@ class Tables:
                     },
                 )
                 c.execute(insert(TableSeatRow), seats)
+                notify(c, "table", table_id)
 
         await asyncio.to_thread(write)
         if free == 0:
@@ -352,6 +354,7 @@ class Tables:
                             .where(TableRow.id == table_id)
                             .values(updated_at=utcnow())
                         )
+                        notify(c, "table", table_id)
                         return True
             return False
 
@@ -413,6 +416,7 @@ class Tables:
                     .where(TableRow.id == table_id, TableRow.status == OPEN)
                     .values(**values)
                 )
+                notify(c, "table", table_id)
 
         await asyncio.to_thread(write)
         self.changed(table_id)
@@ -454,6 +458,7 @@ class Tables:
                 c.execute(
                     update(TableRow).where(TableRow.id == table_id).values(game_id=made.live.id)
                 )
+                notify(c, "table", table_id)
 
         await asyncio.to_thread(link)
 

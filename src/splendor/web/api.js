@@ -106,6 +106,24 @@ export function explain(gameId, token, action) {
   return request("POST", `/api/games/${encodeURIComponent(gameId)}/explain`, { action }, { token });
 }
 
+/** `POST /api/games/{id}/resign`: the seat (token, or the session's) resigns; answers the new state message. */
+export function resign(gameId, token) {
+  return request("POST", `/api/games/${encodeURIComponent(gameId)}/resign`, undefined, { token });
+}
+
+/** `GET /api/games/{id}/chat`: `{messages: [{seat, name, text, at}]}`, oldest first. */
+export function getChat(gameId) {
+  return request("GET", `/api/games/${encodeURIComponent(gameId)}/chat`);
+}
+
+/**
+ * `POST /api/games/{id}/chat` `{text}` (1 to 300 characters; seated players only, 403 for
+ * a spectator): answers the message as stored, `{seat, name, text, at}`.
+ */
+export function postChat(gameId, token, text) {
+  return request("POST", `/api/games/${encodeURIComponent(gameId)}/chat`, { text }, { token });
+}
+
 /** `GET /api/games/{id}/replay` (finished games). */
 export function getReplay(gameId) {
   return request("GET", `/api/games/${encodeURIComponent(gameId)}/replay`);
@@ -151,6 +169,14 @@ export function logOut() {
 /** `GET /api/players/{id}`: `{player, ratings, open_games, finished_games}`; 404 unknown. */
 export function getPlayer(playerId) {
   return request("GET", `/api/players/${encodeURIComponent(playerId)}`);
+}
+
+/**
+ * `GET /api/players/leaderboard/{kind}` (`splendor-2`, `splendor-multi`, `duel`): `{kind,
+ * players: [{rank, player: {id, name, account}, rating, deviation, games, provisional}]}`.
+ */
+export function getLeaderboard(kind) {
+  return request("GET", `/api/players/leaderboard/${encodeURIComponent(kind)}`);
 }
 
 // ---------------------------------------------------------------- lobby tables
@@ -325,7 +351,9 @@ export class LobbySocket extends LiveSocket {
 
 /**
  * The live connection to one game. Calls `onState(msg)` for every state message,
- * `onError(msg)` for error messages and `onStatus("open"|"closed"|"fatal", detail)`.
+ * `onChat(message)` for every chat message of the table (`{seat, name, text, at}`),
+ * `onError(msg)` for error messages and `onStatus("open"|"closed"|"fatal", detail)` (on
+ * every "open" after a drop, fetch the chat again: messages may have been missed).
  * A seat's connection authenticates with its first message, `{"type": "auth", token}`
  * (never the URL). A dropped connection reconnects with exponential backoff (0.5 s up to
  * 10 s); every (re)connection gets a fresh state from the server (resync), and a REST
@@ -359,6 +387,8 @@ export class GameSocket extends LiveSocket {
       if (!this.seated && (msg.seat === null || msg.seat === undefined)) return;
       this.seated = true;
       this.handlers.onState(msg);
+    } else if (msg.type === "chat") {
+      if (msg.message && typeof msg.message === "object" && this.handlers.onChat) this.handlers.onChat(msg.message);
     } else if (msg.type === "error" && this.handlers.onError) this.handlers.onError(msg);
   }
 

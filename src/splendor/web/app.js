@@ -1,12 +1,14 @@
 /**
  * The router: starts the identity bar (every page), then picks the page from the URL (`/`
  * lobby, `/games/{id}` game, `/games/{id}/replay` replay viewer, `/players/{id}` player
- * page, `/tables/{id}` a lobby table, where invitation links lead) and starts it.
+ * page, `/tables/{id}` a lobby table, where invitation links lead, `/leaderboard`) and
+ * starts it.
  * @module app
  */
 
 import { GamePage } from "./game.js";
 import { IdentityBar } from "./identity.js";
+import { LeaderboardPage } from "./leaderboard.js";
 import { LobbyPage } from "./lobby.js";
 import { PlayerPage } from "./player.js";
 import { ReplayPage } from "./replay.js";
@@ -46,6 +48,9 @@ export function route() {
   } else if ((m = /^\/tables\/([^/]+)$/.exec(path))) {
     document.title = "Table · Splendor";
     page = new TablePage(root, decodeURIComponent(m[1]));
+  } else if (path === "/leaderboard") {
+    document.title = "Leaderboard · Splendor";
+    page = new LeaderboardPage(root, params);
   } else {
     document.title = "Splendor";
     page = new LobbyPage(root);

@@ -57,3 +57,21 @@ export function cardMenu(anchor, title, options, onPick, onClose, extra = null) 
   menu.style.top = `${window.scrollY + r.bottom + 4}px`;
   return menu;
 }
+
+/**
+ * A confirmation inside the page (like {@link choiceDialog}, never `window.confirm`): a
+ * title, a note, and two buttons.
+ * @param {{title: string, note?: string|Node, confirm: string, cancel?: string,
+ *   onConfirm: Function, onCancel: Function, testid?: string}} o `testid` names the
+ *   dialog; its buttons are `{testid}-confirm` and `{testid}-cancel`
+ * @returns {HTMLElement}
+ */
+export function confirmDialog(o) {
+  const id = o.testid || "confirm";
+  return h("div", { class: "dialog confirm-dialog", role: "alertdialog", "aria-label": o.title, dataset: { testid: `${id}-dialog` } },
+    h("h3", {}, o.title),
+    o.note ? h("div", { class: "note" }, o.note) : null,
+    h("div", { class: "options" },
+      h("button", { type: "button", class: "option danger", dataset: { testid: `${id}-confirm` }, onclick: () => o.onConfirm() }, o.confirm),
+      h("button", { type: "button", class: "option", dataset: { testid: `${id}-cancel` }, onclick: () => o.onCancel() }, o.cancel || "cancel")));
+}

@@ -1,18 +1,22 @@
 /**
  * The game page: holds the latest state message, draws the table (classic or Duel view),
  * turns the player's clicks into legal actions (selection + confirm, card menus, choice
- * dialogs), sends them, and follows the game live over the WebSocket.
+ * dialogs), sends them, and follows the game live over the WebSocket; the clocks
+ * ({@link module:clock}), the table's chat ({@link module:chat}), who watches, and Resign
+ * (with a confirmation) for a seated player.
  * @module game
  */
 
 import * as api from "./api.js";
+import { ChatPanel } from "./chat.js";
 import { renderClassic } from "./classic_view.js";
-import { cardMenu } from "./dialog.js";
+import { Clocks } from "./clock.js";
+import { cardMenu, confirmDialog } from "./dialog.js";
 import { cellToken, renderDuel } from "./duel_view.js";
 import { isDialogDecision, matchCard, matchCells, matchColorTake, parseAll } from "./notation.js";
 import { saveSeat, tokenFor } from "./storage.js";
 import { CLASSIC_LETTERS, cellName, chip, h, replaceChildren, seatName } from "./util.js";
-import { PHASE_HINT, decisionDialog, renderLegalList, renderLog, renderScores } from "./panels.js";
+import { PHASE_HINT, decisionDialog, renderLegalList, renderLog, renderScores, renderSpectators } from "./panels.js";
 import { renderResult } from "./result.js";
 
 /**
@@ -55,6 +59,14 @@ export class GamePage {
     this.connection = "connecting";
     this.busy = false;
     this.socket = null;
+    this.clocks = new Clocks();
+    this.chat = new ChatPanel(gameId, () => this.token);
+    /** The Resign confirmation is open; a resignation is on its way. */
+    this.confirmingResign = false;
+    this.resigning = false;
+    /** The page's frame (made once; the chat panel in it is kept across redraws). */
+    this.frame = null;
+    this.everOpen = false;
   }
 
   /** Load the tables and the state, then follow the game live. */
@@ -80,11 +92,18 @@ export class GamePage {
     } catch (e) {
       return this.fatal(e.status === 404 ? "no such game" : e.status === 403 ? "this link's token is not valid" : e.message);
     }
+    this.clocks.start(this.root);
+    this.chat.load();
     this.socket = new api.GameSocket(this.gameId, this.token, {
       onState: (m) => this.onState(m),
+      onChat: (m) => this.chat.add(m),
       onError: (m) => this.showMessage(m.message || "error", "error"),
       onStatus: (s, detail) => {
         this.connection = s;
+        if (s === "open") {
+          if (this.everOpen) this.chat.load(); // messages may have been missed meanwhile
+          this.everOpen = true;
+        }
         if (s === "fatal") this.showMessage(detail, "error");
         else this.renderStatus();
       },
@@ -92,6 +111,11 @@ export class GamePage {
     this.socket.connect();
     window.addEventListener("hashchange", () => location.reload()); // another seat's link
     document.addEventListener("keydown", (ev) => {
+      if (ev.key === "Escape" && this.confirmingResign) {
+        this.confirmingResign = false;
+        this.render();
+        return;
+      }
       if (ev.key === "Escape") this.clearSelection();
       const t = ev.target;
       if ((ev.key === "Enter" || ev.key === " ") && t && t.getAttribute && t.getAttribute("role") === "button" && t.tagName !== "BUTTON") {
@@ -102,6 +126,8 @@ export class GamePage {
   }
 
   fatal(text) {
+    this.frame = null;
+    this.clocks.stop();
     replaceChildren(this.root, h("div", { class: "fatal", dataset: { testid: "fatal" } }, text, " ", h("a", { href: "/" }, "back to the lobby")));
   }
 
@@ -109,8 +135,12 @@ export class GamePage {
   onState(msg) {
     if (!msg || msg.type !== undefined && msg.type !== "state") return;
     if (this.state && msg.move < this.state.move) return; // an older message overtaken by a newer one
+    // an older message of the same move, built before the game ended (a resignation, a time-out)
+    if (this.state && msg.move === this.state.move && this.state.status === "finished" && msg.status !== "finished") return;
     const changed = !this.state || msg.move !== this.state.move;
     this.state = msg;
+    this.clocks.update(msg.clock, msg.status === "finished");
+    if (msg.status === "finished" || !this.canResign) this.confirmingResign = false;
     this.tables = this.meta.games[msg.game].tables;
     window.__splendor = { state: msg, page: this };
     if (this.token && msg.seat !== null && msg.seat !== undefined) {
@@ -131,7 +161,26 @@ export class GamePage {
 
   get myTurn() {
     const s = this.state;
-    return !!s && s.status !== "finished" && s.seat !== null && s.seat !== undefined && s.current_player === s.seat && s.legal_actions.length > 0;
+    return !!s && s.status !== "finished" && this.seated && !this.seatIsBot && s.current_player === s.seat && s.legal_actions.length > 0;
+  }
+
+  /** The viewer holds a seat (a player, not a spectator). */
+  get seated() {
+    const s = this.state;
+    return !!s && s.seat !== null && s.seat !== undefined;
+  }
+
+  /** The viewer's seat is played by a bot now (the player resigned or ran out of time, 3-4 players). */
+  get seatIsBot() {
+    const s = this.state;
+    if (!this.seated) return false;
+    const mine = (s.seats || []).find((x) => x.seat === s.seat);
+    return !!mine && mine.type === "bot";
+  }
+
+  /** A seated person may resign while the game goes on. */
+  get canResign() {
+    return this.seated && !this.seatIsBot && this.state.status !== "finished";
   }
 
   get lastMove() {
@@ -169,6 +218,37 @@ export class GamePage {
     } finally {
       this.busy = false;
       this.root.dataset.busy = "false";
+    }
+  }
+
+  // ------------------------------------------------------------------ resigning
+
+  /** Resign: ask first (the page's own dialog, {@link confirmDialog}). */
+  askResign() {
+    if (!this.canResign) return;
+    this.confirmingResign = true;
+    this.render();
+    const ok = this.root.querySelector("[data-testid=resign-confirm]");
+    if (ok) ok.focus();
+  }
+
+  /** `POST /api/games/{id}/resign`; the answer (the game over, or the seat a bot's) shows at once. */
+  async resign() {
+    if (this.resigning || !this.canResign) return;
+    this.resigning = true;
+    this.render();
+    try {
+      const st = await api.resign(this.gameId, this.token);
+      this.resigning = false;
+      this.confirmingResign = false;
+      this.onState(st);
+      this.showMessage(st.status === "finished" ? "you resigned" : "you resigned: a bot plays your seat to the end", "info");
+    } catch (e) {
+      this.resigning = false;
+      this.confirmingResign = false;
+      this.render();
+      this.showMessage(`cannot resign: ${e.message}`, "error");
+      this.resync();
     }
   }
 
@@ -313,6 +393,15 @@ export class GamePage {
     };
     const table = s.game === "duel" ? renderDuel(ctx) : renderClassic(ctx);
     const decision = this.myTurn && isDialogDecision(legal) ? decisionDialog(s, this.tables, legal, (a) => this.act(a.notation)) : null;
+    const confirm = this.confirmingResign && this.canResign ? confirmDialog({
+      title: "Resign this game?",
+      note: (s.num_players || 2) > 2
+        ? "A bot plays your seat to the end of the game, and you rank last."
+        : "You lose the game now, by forfeit.",
+      confirm: this.resigning ? "resigning…" : "Resign", cancel: "Keep playing", testid: "resign",
+      onConfirm: () => this.resign(),
+      onCancel: () => { this.confirmingResign = false; this.render(); },
+    }) : null;
     const root = this.root;
     root.dataset.testid = "game-root";
     Object.assign(root.dataset, {
@@ -320,18 +409,55 @@ export class GamePage {
       decision: decision ? "dialog" : this.myTurn ? "main" : "none", seat: s.seat ?? "",
     });
     document.title = `${this.myTurn ? "● your turn · " : ""}${s.game === "duel" ? "Splendor Duel" : "Splendor"} ${this.gameId}`;
-    replaceChildren(root,
+    root.dataset.resign = this.canResign ? (this.confirmingResign ? "confirming" : "available") : this.seatIsBot ? "resigned" : "none";
+    const f = this.ensureFrame();
+    replaceChildren(f.top,
       this.renderHeader(),
       s.status === "finished" ? renderResult(s, this.gameId) : null,
       h("div", { class: "message-line", role: "status", "aria-live": "polite", dataset: { testid: "message" } }),
+      confirm,
       decision,
-      this.renderSelection(legal),
-      h("div", { class: "game-layout" },
-        h("div", { class: "main-col" }, table),
-        h("aside", { class: "side-col" }, renderScores(s), renderLog(s), this.myTurn ? renderLegalList(legal, (a) => this.act(a.notation)) : null)));
+      this.renderSelection(legal));
+    replaceChildren(f.main, table);
+    replaceChildren(f.side,
+      renderScores(s, this.clocks), renderSpectators(s), this.renderSeatPanel(),
+      renderLog(s), this.myTurn ? renderLegalList(legal, (a) => this.act(a.notation)) : null);
+    this.chat.setSeated(this.seated);
     this.renderMessage(root.querySelector("[data-testid=message]"));
     const log = root.querySelector(".log-list");
     if (log) log.scrollTop = log.scrollHeight;
+  }
+
+  /**
+   * The page's frame, made once: the top (header, result, dialogs), the table, the side
+   * column's panels, and the chat panel, which stays in place (its input keeps the focus
+   * and the text typed while state messages redraw the rest).
+   */
+  ensureFrame() {
+    if (this.frame && this.frame.top.parentNode === this.root) return this.frame;
+    const f = {
+      top: h("div", { class: "game-top" }),
+      main: h("div", { class: "main-col" }),
+      side: h("div", { class: "side-panels" }),
+    };
+    replaceChildren(this.root, f.top, h("div", { class: "game-layout" }, f.main, h("aside", { class: "side-col" }, f.side, this.chat.el)));
+    this.frame = f;
+    return f;
+  }
+
+  /** The seated player's panel: Resign while the game goes on, or the note that a bot plays the seat. */
+  renderSeatPanel() {
+    if (this.seatIsBot && this.state.status !== "finished") {
+      return h("p", { class: "resigned-note", dataset: { testid: "resigned" } },
+        "You left this game: ", h("bdi", {}, seatName(this.state.seats, this.state.seat)), " plays your seat to the end.");
+    }
+    if (!this.canResign) return null;
+    return h("div", { class: "seat-actions" },
+      h("button", {
+        type: "button", class: "resign", dataset: { testid: "resign" }, disabled: this.confirmingResign || this.resigning,
+        title: (this.state.num_players || 2) > 2 ? "leave the game: a bot plays your seat, you rank last" : "give up: the other player wins",
+        onclick: () => this.askResign(),
+      }, "Resign"));
   }
 
   renderHeader() {

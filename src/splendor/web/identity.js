@@ -1,5 +1,6 @@
 /**
- * The identity bar at the top of every page: who plays on this browser.
+ * The identity bar at the top of every page: who plays on this browser (and the links
+ * home and to the leaderboard).
  *
  * - Nobody: three small forms behind toggles, "Guest" (a name: play at once), "Log in" and
  *   "Sign up" (name and password).
@@ -126,6 +127,7 @@ export class IdentityBar {
     else body = this.loggedIn(p);
     replaceChildren(this.root,
       h("a", { href: "/", class: "home", dataset: { testid: "home-link" } }, "Splendor"),
+      h("a", { href: "/leaderboard", class: "nav-link", dataset: { testid: "leaderboard-link" } }, "Leaderboard"),
       h("div", { class: "identity-main" }, body,
         h("span", { class: "form-error identity-error", role: "status", "aria-live": "polite", dataset: { testid: "identity-error" } }, this.error || "")));
     this.error = undefined;

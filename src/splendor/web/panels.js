@@ -65,18 +65,38 @@ export function decisionDialog(s, tables, legal, onPick) {
   return choiceDialog(DIALOG_TITLE[kind] || "Choose", legal.map((a) => ({ action: a, label: label(a) })), onPick, note);
 }
 
-/** The scores, whose turn, who is connected. @param {Object} s the state message */
-export function renderScores(s) {
+/**
+ * The scores, whose turn, who is connected, and each seat's clock.
+ * @param {Object} s the state message
+ * @param {import("./clock.js").Clocks|null} [clocks] the page's clocks (a badge per seat)
+ */
+export function renderScores(s, clocks = null) {
   const n = s.num_players || (s.scores || []).length;
   const rows = [];
   for (let p = 0; p < n; p++) {
     const seat = (s.seats || []).find((x) => x.seat === p) || {};
     rows.push(h("li", { class: `${s.current_player === p && s.status !== "finished" ? "to-play" : ""}`, dataset: { testid: `scoreline-${p}` } },
       h("span", { class: `dot ${seat.type === "bot" || seat.connected ? "on" : "off"}`, title: seat.type === "bot" ? "bot" : seat.connected ? "connected" : "not connected" }, "●"),
-      ` ${seatName(s.seats, p)}`, seat.type === "bot" ? h("span", { class: "dim" }, ` (${seat.bot})`) : null,
-      h("b", {}, ` ${(s.scores || [])[p] ?? 0}`)));
+      " ", h("bdi", { class: "score-name" }, seatName(s.seats, p)), seat.type === "bot" ? h("span", { class: "dim" }, ` (${seat.bot})`) : null,
+      s.seat === p ? h("span", { class: "dim" }, " (you)") : null,
+      h("span", { class: "score-right" }, clocks ? clocks.badge(p) : null, h("b", { class: "score-points" }, `${(s.scores || [])[p] ?? 0}`))));
   }
-  return h("section", { class: "scores" }, h("h3", {}, "Scores"), h("ul", {}, rows));
+  return h("section", { class: "scores", dataset: { clock: s.clock ? s.clock.kind : "none" } }, h("h3", {}, "Scores"), h("ul", {}, rows));
+}
+
+/**
+ * Who watches: "watching: N (names…)"; only the logged-in watchers have names.
+ * @param {Object} s the state message (its `spectators`)
+ */
+export function renderSpectators(s) {
+  const sp = s.spectators && typeof s.spectators === "object" ? s.spectators : { count: 0, names: [] };
+  const count = Number(sp.count) || 0;
+  const names = Array.isArray(sp.names) ? sp.names.filter((x) => typeof x === "string") : [];
+  const shown = names.flatMap((name, i) => [i ? ", " : "", h("bdi", { class: "spectator-name" }, name)]);
+  const others = count - names.length;
+  return h("p", { class: "spectators", dataset: { testid: "spectators", count } },
+    h("span", { class: "dim" }, "watching: "), String(count),
+    names.length ? [" (", shown, others > 0 ? ` and ${others} more` : "", ")"] : null);
 }
 
 /** The move log in notation, the last move marked. @param {Object} s the state message */

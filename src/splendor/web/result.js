@@ -25,6 +25,16 @@ export function resultText(result, seats) {
   return text;
 }
 
+/** The viewer's own outcome ("You won", "You lost", "You share the victory"), or null for a spectator. */
+function yourOutcome(state) {
+  const seat = state.seat;
+  if (seat === null || seat === undefined || !state.result) return null;
+  const winners = state.result.winners || [];
+  const outcome = !winners.includes(seat) ? "lost" : winners.length > 1 ? "shared" : "won";
+  const text = { won: "You won!", lost: "You lost.", shared: "You share the victory." }[outcome];
+  return h("p", { class: `your-outcome ${outcome}`, dataset: { testid: "your-outcome", outcome } }, text);
+}
+
 /**
  * The panel for a finished game.
  * @param {Object} state the state message (status "finished")
@@ -37,6 +47,7 @@ export function renderResult(state, gameId, opts = { replay: true }) {
   return h("section", { class: "result", dataset: { testid: "result" } },
     h("h3", {}, "Game over"),
     h("p", { class: "result-text", dataset: { testid: "result-text" } }, resultText(r, state.seats)),
+    yourOutcome(state),
     h("ul", { class: "final-scores" }, scores.map((pts, p) => h("li", { class: (r.winners || []).includes(p) ? "winner" : "" },
       `${seatName(state.seats, p)}: ${pts} points`, (r.winners || []).includes(p) ? h("span", { class: "win-mark" }, " ★ winner") : null))),
     h("p", { class: "links" },
