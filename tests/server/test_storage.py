@@ -33,9 +33,9 @@ def seats() -> list[SeatInfo]:
 
 
 def test_migrations_create_the_schema_once(storage: Storage) -> None:
-    assert current_revision(storage.engine) == "0005"
+    assert current_revision(storage.engine) == "0006"
     storage.migrate()  # idempotent
-    assert current_revision(storage.engine) == "0005"
+    assert current_revision(storage.engine) == "0006"
     assert {"games", "seats", "moves", "alembic_version"} <= set(
         inspect(storage.engine).get_table_names()
     )
@@ -68,7 +68,7 @@ def test_the_alembic_command_line_needs_a_database(tmp_path: Any) -> None:
     command.upgrade(alembic_config(url), "head")
     engine = create_engine(url)
     try:
-        assert current_revision(engine) == "0005"
+        assert current_revision(engine) == "0006"
     finally:
         engine.dispose()
 
@@ -239,7 +239,7 @@ def test_default_database_is_a_sqlite_file_in_the_user_data_dir(
     s = Storage(None)
     assert s.url == url
     s.migrate()
-    assert current_revision(s.engine) == "0005"
+    assert current_revision(s.engine) == "0006"
     s.close()
 
 

@@ -195,3 +195,31 @@ def test_the_lobby_socket_shows_tables_and_tells_seated_players_their_game(
         assert {"type": "started", "table_id": tid, "game_id": gid} in seen
         ws.send_json({"type": "ping"})
         assert ws.receive_json() == {"type": "pong"}
+
+
+def test_a_rematch_seats_the_same_players_at_the_same_seats(client: TestClient) -> None:
+    ann, a = guest(client, "Ann")
+    bob, b = guest(client, "Bob")
+    tid = ann.post("/api/tables", json={"game": "duel", "clock": CLOCK}).json()["id"]
+    gid = bob.post(f"/api/tables/{tid}/join").json()["game_id"]
+    assert ann.post(f"/api/games/{gid}/rematch").status_code == 409  # not over yet
+    outsider, _ = guest(client, "Cy")
+    bob.post(f"/api/games/{gid}/resign")
+    assert outsider.post(f"/api/games/{gid}/rematch").status_code == 403
+    with ann.websocket_connect(f"/ws/games/{gid}") as ws:
+        assert ws.receive_json()["type"] == "state"
+        offer = bob.post(f"/api/games/{gid}/rematch").json()
+        assert offer["status"] == "open" and offer["rematch_of"] == gid
+        assert offer["clock"] == CLOCK and offer["rated"] is True
+        assert [s["player_id"] for s in offer["seats"]] == [None, b["id"]]  # Bob's own seat
+        told = ws.receive_json()
+        assert told["type"] == "rematch" and told["table"]["id"] == offer["id"]
+        assert outsider.post(f"/api/tables/{offer['id']}/join").status_code == 403
+        assert offer["id"] not in [t["id"] for t in outsider.get("/api/tables").json()["tables"]]
+        started = ann.post(f"/api/games/{gid}/rematch").json()
+        assert started["id"] == offer["id"] and started["status"] == "started"
+        assert ws.receive_json()["table"]["game_id"] == started["game_id"]
+    new = started["game_id"]
+    assert ann.get(f"/api/games/{new}").json()["seat"] == 0
+    assert bob.get(f"/api/games/{new}").json()["seat"] == 1
+    assert a["id"] != b["id"]

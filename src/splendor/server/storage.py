@@ -217,6 +217,9 @@ class TableRow(Base):
     host_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    rematch_of: Mapped[str | None] = mapped_column(
+        String(32), nullable=True, index=True
+    )  # 0006: the finished game this table replays (only its players may sit)
 
 
 class TableSeatRow(Base):

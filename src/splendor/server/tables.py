@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -42,8 +43,10 @@ from .notify import notify
 from .ratings import game_kind, initial_rating
 from .service import BadRequest, Conflict, Forbidden, GameService, NotFound
 from .storage import (
+    GameRow,
     PlayerRow,
     RatingRow,
+    SeatRow,
     Storage,
     TableRow,
     TableSeatRow,
@@ -127,6 +130,7 @@ class Tables:
             "status": row.status,
             "game_id": row.game_id,
             "host": row.host_id,
+            "rematch_of": row.rematch_of,
             "seats": [
                 {
                     "seat": s.seat,
@@ -316,7 +320,13 @@ class Tables:
             raise Conflict("this table is not open any more")
         if any(s["player_id"] == player.id for s in table["seats"]):
             raise Conflict("you sit at this table already")
-        if table["visibility"] == "invite":
+        order = [s["seat"] for s in table["seats"] if s["free"]]
+        if table["rematch_of"] is not None:
+            former = await asyncio.to_thread(self._players_of, table["rematch_of"])
+            if player.id not in former:
+                raise Forbidden("only the players of the last game may sit at its rematch")
+            order = [former.index(player.id)]  # the seat they had
+        elif table["visibility"] == "invite":
             with self.storage.session() as s:
                 expected = s.scalar(select(TableRow.invite_hash).where(TableRow.id == table_id))
             if (
@@ -329,15 +339,13 @@ class Tables:
         def take() -> bool:
             """Take the first free seat; False when none is left (a race lost)."""
             with self.storage.engine.begin() as c:
-                for s in table["seats"]:
-                    if not s["free"]:
-                        continue
+                for seat in order:
                     try:
                         done = c.execute(
                             update(TableSeatRow)
                             .where(
                                 TableSeatRow.table_id == table_id,
-                                TableSeatRow.seat == s["seat"],
+                                TableSeatRow.seat == seat,
                                 TableSeatRow.player_id.is_(None),
                                 TableSeatRow.bot.is_(None),
                                 select(TableRow.id)
@@ -461,6 +469,107 @@ class Tables:
                 notify(c, "table", table_id)
 
         await asyncio.to_thread(link)
+
+    # ------------------------------------------------------------------ rematches
+
+    def _players_of(self, game_id: str) -> list[str | None]:
+        """The player at each seat of a stored game (None: a bot or an unknown person)."""
+        with self.storage.session() as s:
+            return list(
+                s.scalars(
+                    select(SeatRow.player_id)
+                    .where(SeatRow.game_id == game_id)
+                    .order_by(SeatRow.seat)
+                )
+            )
+
+    async def rematch(self, player: Player, game_id: str) -> dict[str, Any]:
+        """Offer or accept a rematch of a finished game: the first of its players to ask
+        opens a table with the same game, seats, bots, clock and rating as the game (only
+        its players may sit, each at their own seat); the others accept by asking too. The
+        rematch starts when every person is back. The game's WebSockets are told
+        (``{"type": "rematch", "table"}``) at every change. Returns the table.
+
+        Raises:
+            NotFound: no such game. Conflict: the game is not over. Forbidden: the player
+                did not play it.
+        """
+
+        def load() -> tuple[GameRow | None, list[SeatRow], str | None]:
+            with self.storage.session() as s:
+                game = s.get(GameRow, game_id) if storable(game_id) else None
+                seats = list(
+                    s.scalars(
+                        select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+                    )
+                )
+                open_id = s.scalar(
+                    select(TableRow.id).where(
+                        TableRow.rematch_of == game_id, TableRow.status == OPEN
+                    )
+                )
+                return game, seats, open_id
+
+        game, seats, open_id = await asyncio.to_thread(load)
+        if game is None:
+            raise NotFound(f"no game {game_id!r}")
+        if game.status != "finished":
+            raise Conflict("the game is not over: a rematch is offered once it ends")
+        if player.id not in [s.player_id for s in seats]:
+            raise Forbidden("only the players of a game may offer or accept its rematch")
+        if open_id is not None:
+            return await self.join(player, open_id)
+        table_id = secrets.token_urlsafe(9)
+        now = utcnow()
+        rows = [
+            {
+                "table_id": table_id,
+                "seat": s.seat,
+                "player_id": player.id if s.player_id == player.id else None,
+                "bot": s.bot if s.player_id is None else None,
+            }
+            for s in seats
+        ]
+
+        def write() -> None:
+            with self.storage.engine.begin() as c:
+                c.execute(
+                    insert(TableRow),
+                    {
+                        "id": table_id,
+                        "game": game.game,
+                        "num_players": game.num_players,
+                        "options": dict(game.options or {}),
+                        "rated": bool(game.rated),
+                        "visibility": "invite",
+                        "invite_hash": None,
+                        "clock": game.clock,
+                        "status": OPEN,
+                        "game_id": None,
+                        "host_id": player.id,
+                        "created_at": now,
+                        "updated_at": now,
+                        "rematch_of": game_id,
+                    },
+                )
+                c.execute(insert(TableSeatRow), rows)
+                notify(c, "table", table_id)
+
+        await asyncio.to_thread(write)
+        if all(r["player_id"] is not None or r["bot"] is not None for r in rows):
+            await self._start(table_id)
+        self.changed(table_id)
+        return await asyncio.to_thread(self.get, table_id)
+
+    def announce(self, table: dict[str, Any]) -> None:
+        """Tell the WebSockets of the game a rematch table replays about its change
+        (``{"type": "rematch", "table"}``; its ``game_id`` names the new game once
+        started)."""
+        game_id = table.get("rematch_of")
+        if game_id is None or not self.service.hub.has_subscribers(game_id):
+            return
+        text = json.dumps({"type": "rematch", "table": table}, ensure_ascii=False)
+        self.service.hub.publish(game_id, lambda _seat: text)
 
     # ------------------------------------------------------------------ pairing
 

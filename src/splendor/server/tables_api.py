@@ -5,6 +5,9 @@
   :meth:`.tables.Tables.open`.
 - ``GET /api/tables/{id}``: one table.
 - ``POST /api/tables/{id}/join`` ``{"code"?}`` and ``POST /api/tables/{id}/leave``.
+- ``POST /api/games/{id}/rematch``: offer or accept the rematch of a finished game
+  (:meth:`.tables.Tables.rematch`); the game's WebSockets get ``{"type": "rematch",
+  "table"}`` at every change of the rematch table.
 - ``POST /api/play-now`` ``{"game", "num_players", "clock"}``: quick pairing.
 - ``WS /ws/lobby``: ``{"type": "lobby", "tables": [...]}`` at once and after every change of
   a table; ``{"type": "started", "table_id", "game_id"}`` to the players of a table whose
@@ -75,10 +78,9 @@ class LobbyFeed:
 
     async def _send(self, changed: set[str]) -> None:
         subs = self.hub.subscribers(LOBBY)
-        if not subs:
-            return
         for table_id in changed:
             table = await asyncio.to_thread(self.tables.get, table_id)
+            self.tables.announce(table)
             if table["status"] == STARTED and table["game_id"] is not None:
                 seated = {s["player_id"] for s in table["seats"] if s["player_id"]}
                 for sub in subs:
@@ -86,6 +88,8 @@ class LobbyFeed:
                         sub.send(
                             {"type": "started", "table_id": table_id, "game_id": table["game_id"]}
                         )
+        if not subs:
+            return
         public = await asyncio.to_thread(self.tables.lobby)
         by_player: dict[str | None, list[dict[str, Any]]] = {None: public}
         for sub in subs:
@@ -150,6 +154,12 @@ def tables_router(
         hit_rate("action", request)
         player = await required(request)
         return await tables_of(request).leave(player, table_id)
+
+    @router.post("/api/games/{game_id}/rematch")
+    async def rematch(request: Request, game_id: str) -> dict[str, Any]:
+        hit_rate("create", request)
+        player = await required(request)
+        return await tables_of(request).rematch(player, game_id)
 
     @router.post("/api/play-now")
     async def play_now(request: Request) -> dict[str, Any]:
