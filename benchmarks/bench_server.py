@@ -24,8 +24,16 @@ Reports, as JSON on stdout:
 - ``errors``: error messages and failed requests; ``lost_moves``: acknowledged moves that
   the server's log does not hold at the end (must be 0).
 
+Several processes (``--processes N``, PostgreSQL only): N server processes on one
+database (a throwaway cluster, ``--postgres``, or ``--database-url``), each on its own port;
+game ``g`` is created on process ``g mod N`` and its seat ``k`` plays over a WebSocket to
+process ``(g + k) mod N``, so every move crosses processes (PostgreSQL LISTEN/NOTIFY,
+:mod:`splendor.server.notify`). ``server_rss_mib`` gives each server process's resident
+memory at the end (its bot workers not included).
+
 Usage::
 
+    python benchmarks/bench_server.py --games 500 --seconds 60 --processes 2 --postgres
     python benchmarks/bench_server.py --games 200 --seconds 60              # 1 s think time
     python benchmarks/bench_server.py --games 200 --seconds 60 --think 0    # saturation
     python benchmarks/bench_server.py --games 2 --seconds 5 --game duel      # a tiny run
@@ -36,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import socket
@@ -78,7 +87,12 @@ async def play_seat(
     sent: dict[int, tuple[float, str]] = {}
     async with connect(ws_url, max_size=None) as ws:
         await ws.send(json.dumps({"type": "auth", "token": token}))
-        async for raw in ws:
+        while True:
+            try:  # the other seat may stop at the deadline: then nothing more comes
+                raw = await asyncio.wait_for(ws.recv(), max(1.0, deadline - time.monotonic() + 5))
+            except TimeoutError:
+                stats.errors.append(f"{game_id} seat {seat}: no message until the deadline")
+                return
             msg = json.loads(raw)
             if msg["type"] == "error":
                 stats.errors.append(
@@ -112,15 +126,17 @@ async def play_seat(
 
 async def game_slot(
     http: httpx.AsyncClient,
-    base: str,
+    bases: list[str],
+    slot: int,
     game: str,
     rng: random.Random,
     stats: Stats,
     deadline: float,
     think: float,
 ) -> None:
-    """Keep one game going until the deadline (a new one when it ends)."""
-    ws_base = base.replace("http", "ws", 1)
+    """Keep one game going until the deadline (a new one when it ends), created on process
+    ``slot mod N``, its seat ``k`` on process ``(slot + k) mod N``."""
+    base = bases[slot % len(bases)]
     while time.monotonic() < deadline:
         options = {"turn_cap": 400} if game == "duel" else {}
         r = await http.post(
@@ -139,7 +155,8 @@ async def game_slot(
         await asyncio.gather(
             *(
                 play_seat(
-                    f"{ws_base}/ws/games/{g['game_id']}",
+                    bases[(slot + s["seat"]) % len(bases)].replace("http", "ws", 1)
+                    + f"/ws/games/{g['game_id']}",
                     s["token"],
                     g["game_id"],
                     s["seat"],
@@ -164,7 +181,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def run(
-    base: str, games: int, seconds: float, game: str, seed: int, think: float
+    bases: list[str], games: int, seconds: float, game: str, seed: int, think: float
 ) -> dict[str, Any]:
     stats = Stats()
     rng = random.Random(seed)
@@ -174,14 +191,14 @@ async def run(
         deadline = time.monotonic() + seconds
         await asyncio.gather(
             *(
-                game_slot(http, base, game, random.Random(rng.random()), stats, deadline, think)
-                for _ in range(games)
+                game_slot(http, bases, i, game, random.Random(rng.random()), stats, deadline, think)
+                for i in range(games)
             )
         )
         elapsed = time.perf_counter() - t0
         lost = 0
         for gid, acked in stats.acknowledged.items():
-            log = (await http.get(f"{base}/api/games/{gid}")).json()["log"]
+            log = (await http.get(f"{bases[0]}/api/games/{gid}")).json()["log"]
             lost += sum(
                 1 for idx, text in acked.items() if idx >= len(log) or log[idx]["notation"] != text
             )
@@ -212,7 +229,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(url: str, port: int) -> subprocess.Popen[bytes]:
     """The server (:func:`splendor.server.app.serve`, as ``splendor serve`` runs it, with
     the access log off) on loopback; returns once it answers."""
     code = (
@@ -223,7 +240,7 @@ def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
         "limits=Limits.unlimited_rates())"
     )
     proc = subprocess.Popen(
-        [sys.executable, "-c", code, f"sqlite:///{db}", str(port)],
+        [sys.executable, "-c", code, url, str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -255,26 +272,61 @@ def main() -> None:
         default=1.0,
         help="seconds a bot thinks before sending each action (0: at once, a saturation test)",
     )
+    ap.add_argument(
+        "--processes", type=int, default=1, help="server processes on one PostgreSQL database"
+    )
+    ap.add_argument(
+        "--postgres", action="store_true", help="a throwaway PostgreSQL cluster (not SQLite)"
+    )
+    ap.add_argument("--database-url", default=None, help="the database of the servers started")
     args = ap.parse_args()
-    if args.games < 1 or args.seconds <= 0 or args.think < 0:
-        ap.error("--games must be >= 1, --seconds > 0 and --think >= 0")
-    proc = None
-    base = args.url
-    with tempfile.TemporaryDirectory() as tmp:
-        if base is None:
-            port = free_port()
-            proc = start_server(Path(tmp) / "bench.db", port)
-            base = f"http://127.0.0.1:{port}"
+    if args.games < 1 or args.seconds <= 0 or args.think < 0 or args.processes < 1:
+        ap.error("--games and --processes must be >= 1, --seconds > 0 and --think >= 0")
+    if args.processes > 1 and not (args.postgres or (args.database_url or "").startswith("post")):
+        ap.error("--processes above 1 needs --postgres or a PostgreSQL --database-url")
+    with contextlib.ExitStack() as stack:
+        procs: list[subprocess.Popen[bytes]] = []
+        bases = [args.url.rstrip("/")] if args.url else []
+        kind = args.url or "SQLite"
+        if not bases:
+            url = args.database_url
+            if args.postgres:
+                from throwaway_postgres import throwaway_postgres
+
+                url = stack.enter_context(throwaway_postgres(max_connections=200))
+                kind = "PostgreSQL (throwaway cluster)"
+            elif url is None:
+                tmp = stack.enter_context(tempfile.TemporaryDirectory())
+                url = f"sqlite:///{Path(tmp) / 'bench.db'}"
+            else:
+                kind = url.split(":", 1)[0]
+            for _ in range(args.processes):
+                port = free_port()
+                procs.append(start_server(url, port))
+                bases.append(f"http://127.0.0.1:{port}")
         try:
             result = asyncio.run(
-                run(base.rstrip("/"), args.games, args.seconds, args.game, args.seed, args.think)
+                run(bases, args.games, args.seconds, args.game, args.seed, args.think)
             )
+            result["server_rss_mib"] = [rss_mib(p.pid) for p in procs]
         finally:
-            if proc is not None:
+            for proc in procs:
                 proc.terminate()
                 proc.wait(timeout=30)
-    result["server"] = "started here (SQLite)" if args.url is None else args.url
+    result["processes"] = len(bases)
+    result["server"] = f"started here ({kind})" if args.url is None else args.url
     print(json.dumps(result, indent=2))
+
+
+def rss_mib(pid: int) -> float | None:
+    """Resident memory of a process (MiB, from /proc), or None where /proc has none."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        return None
+    return None
 
 
 if __name__ == "__main__":

@@ -9,12 +9,8 @@ unix socket in that folder. Without PostgreSQL the tests that need it FAIL (inst
 
 from __future__ import annotations
 
-import glob
 import os
-import shutil
-import socket
-import subprocess
-import tempfile
+import sys
 import uuid
 import warnings
 from collections.abc import Callable, Iterator
@@ -81,81 +77,25 @@ def client(make_client: Callable[..., TestClient]) -> TestClient:
 # --------------------------------------------------------------------------- PostgreSQL
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _pg_bin() -> Path | None:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-    if found:
-        return Path(found[-1]).parent
-    initdb = shutil.which("initdb")
-    return Path(initdb).resolve().parent if initdb else None
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from throwaway_postgres import PostgresUnavailable, throwaway_postgres  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster; yields the URL of its ``postgres`` database."""
+    """A throwaway PostgreSQL cluster (``benchmarks/throwaway_postgres.py``); yields the
+    URL of its ``postgres`` database."""
     if os.environ.get("SPLENDOR_SKIP_POSTGRES") == "1":
         pytest.skip("SPLENDOR_SKIP_POSTGRES=1")
-    bindir = _pg_bin()
-    if bindir is None:
-        pytest.fail(
-            "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb): "
-            "run `make system-deps` "
-            "(apt-get install postgresql), or set SPLENDOR_SKIP_POSTGRES=1 to skip these tests",
-            pytrace=False,
-        )
-    root = Path(tempfile.mkdtemp(prefix="splendor-pg-"))
-    prefix: list[str] = []
-    if os.geteuid() == 0:
-        shutil.chown(root, "postgres", "postgres")
-        prefix = ["runuser", "-u", "postgres", "--"]
-    data = root / "data"
-    port = _free_port()
-    log = root / "server.log"
-
-    def run(*args: str) -> None:
-        proc = subprocess.run([*prefix, *args], capture_output=True, text=True, timeout=120)
-        if proc.returncode != 0:
-            tail = log.read_text()[-2000:] if log.exists() else ""
-            pytest.fail(f"{' '.join(args)} failed: {proc.stdout}{proc.stderr}{tail}", pytrace=False)
-
-    run(
-        str(bindir / "initdb"),
-        "-D",
-        str(data),
-        "-U",
-        "postgres",
-        "--auth=trust",
-        "-E",
-        "UTF8",
-        "--no-sync",
-    )
-    run(
-        str(bindir / "pg_ctl"),
-        "-D",
-        str(data),
-        "-l",
-        str(log),
-        "-w",
-        "-t",
-        "60",
-        "-o",
-        f"-p {port} -k {root} -c listen_addresses='' -c fsync=off",
-        "start",
-    )
     try:
-        yield f"postgresql+psycopg://postgres@/postgres?host={root}&port={port}"
+        cluster = throwaway_postgres()
+        url = cluster.__enter__()
+    except PostgresUnavailable as e:
+        pytest.fail(f"{e}, or set SPLENDOR_SKIP_POSTGRES=1 to skip these tests", pytrace=False)
+    try:
+        yield url
     finally:
-        subprocess.run(
-            [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
-            capture_output=True,
-            timeout=60,
-        )
-        shutil.rmtree(root, ignore_errors=True)
+        cluster.__exit__(None, None, None)
 
 
 @pytest.fixture

@@ -97,8 +97,10 @@ def test_running_out_of_time_loses_a_two_player_game(client: TestClient) -> None
     ann = players[0][0]
     _expire(client, gid)
     _wait(lambda: ann.get(f"/api/games/{gid}").json()["status"] == "finished")
-    result = ann.get(f"/api/games/{gid}").json()["result"]
+    over = ann.get(f"/api/games/{gid}").json()
+    result = over["result"]
     assert result["winners"] == [1] and "ran out of time" in result["forfeit"]["reason"]
+    assert over["clock"]["running"] is None and over["clock"]["deadline"] is None  # stopped
     r = ann.post(f"/api/games/{gid}/actions", json={"action": "replenish", "move": 0})
     assert r.status_code == 409
 

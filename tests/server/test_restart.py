@@ -187,7 +187,9 @@ class PgCluster:
     again (an outage); listens on a unix socket in its folder."""
 
     def __init__(self, root: Path) -> None:
-        from .conftest import _free_port, _pg_bin
+        from throwaway_postgres import pg_bin as _pg_bin  # benchmarks/, on sys.path (conftest)
+
+        from .util import free_port as _free_port
 
         if os.environ.get("SPLENDOR_SKIP_POSTGRES") == "1":
             pytest.skip("SPLENDOR_SKIP_POSTGRES=1")

@@ -83,6 +83,7 @@ def test_resigning_a_three_player_game_hands_the_seat_to_a_bot(client: TestClien
     seat = state["seats"][2]
     assert seat["type"] == "bot" and seat["bot"] == "greedy" and seat["name"] == "Cy (bot)"
     assert cy.post(f"/api/games/{gid}/resign").status_code == 403  # a bot's seat now
+    assert cy.get(f"/api/games/{gid}").json()["seat"] is None  # Cy watches from now on
     with storage_of(client).session() as s:
         row = s.get(GameRow, gid)
         assert row is not None and row.dropped == [2]

@@ -101,6 +101,15 @@ class ClockState:
             remaining[seat] = max(0.0, self.left(seat, now))
         return ClockState(self.spec, remaining, next_seat, now)
 
+    def stopped(self, now: float) -> ClockState:
+        """The clock of a game that ended at ``now`` without a move (a forfeit): nobody's
+        time runs any more."""
+        if self.running is None:
+            return self
+        remaining = list(self.remaining)
+        remaining[self.running] = max(0.0, self.left(self.running, now))
+        return ClockState(self.spec, remaining, None, now)
+
     def late(self, seat: int, now: float) -> bool:
         """Whether ``seat``'s time ran out before ``now`` (beyond :data:`GRACE`)."""
         return self.running == seat and self.left(seat, now) < -GRACE

@@ -970,12 +970,13 @@ class GameService:
         return seat
 
     def seat_of_player(self, live: LiveGame, player_id: str | None) -> int | None:
-        """The seat of ``player_id`` in ``live`` (None: not seated, or no player)."""
+        """The seat of ``player_id`` in ``live`` (None: not seated, no player, or the seat
+        is played by a bot since the player left it)."""
         if player_id is None:
             return None
         for s in live.seats:
             if s.player_id == player_id:
-                return s.seat
+                return s.seat if s.type == "human" else None
         return None
 
     async def viewer_seat(
@@ -1363,7 +1364,9 @@ class GameService:
                 )
             live.result = result
             live.updated_at = self._now()
-            self._arm_clock(live)  # stops it
+            if live.clock_state is not None:
+                live.clock_state = live.clock_state.stopped(self._wall())
+            self._arm_clock(live)  # stops the timer
             self.publish(live)
             if live.rated:
                 self._spawn(self.rate(live.id), f"rate:{live.id}")
@@ -1455,10 +1458,57 @@ class GameService:
     async def _sync(self, live: LiveGame) -> None:
         try:
             async with live.lock:
-                if not live.evicted:
+                if not live.evicted and not await self._catch_up(live):
                     await self._reconcile(live)
         except ServiceError as e:
             log.warning("game %s was not reloaded: %s", live.id, e.message)
+
+    async def _catch_up(self, live: LiveGame) -> bool:
+        """Apply the moves another process stored since ``live``'s last one (and its seats,
+        result and clock) and publish; the caller holds ``live.lock``. Returns False when
+        a full reload is needed instead (a move that does not follow on, say)."""
+        try:
+            tail = await asyncio.to_thread(self.storage.load_game_since, live.id, len(live.moves))
+        except _DB_DOWN:
+            return False
+        if tail is None:
+            return False
+        state = live.state
+        if tail.moves:
+            state = state.copy()
+            for seat, text in tail.moves:
+                if state.is_terminal or state.current_player != seat:
+                    return False
+                try:
+                    state.apply(text)
+                except ValueError:
+                    return False
+        base = len(live.moves)
+        live.state = state
+        for k, (seat, text) in enumerate(tail.moves):
+            live.add_move(seat, text, tail.notes.get(base + k))
+        live.result = (
+            tail.result
+            if tail.result is not None
+            else (result_of(state) if state.is_terminal else None)
+        )
+        live.updated_at = tail.updated_at
+        live.seats, live.dropped, live.rated = list(tail.seats), list(tail.dropped), tail.rated
+        if tail.clock is not None and live.clock_state is not None:
+            if live.finished:
+                live.clock_state = live.clock_state.stopped(self._wall())
+            elif tail.moves:
+                live.clock_state = ClockState.resume(
+                    tail.clock,
+                    tail.clock_after,
+                    tail.num_players,
+                    state.current_player,
+                    self._wall(),
+                )
+        self.publish(live)
+        self._schedule_bot(live)
+        self._arm_clock(live)
+        return True
 
     def _database_down(self) -> None:
         self._db_down = True
@@ -1757,6 +1807,8 @@ class GameService:
                         ):
                             live.result = result
                             live.updated_at = now
+                            if live.clock_state is not None:
+                                live.clock_state = live.clock_state.stopped(self._wall())
                             forfeited += 1
                             self.publish(live)
                             if live.rated:

@@ -710,6 +710,31 @@ class Storage:
 
     # ------------------------------------------------------------------ reading
 
+    def load_game_since(self, game_id: str, since: int) -> StoredGame | None:
+        """The stored game as :meth:`load_game`, but with only the moves from number
+        ``since`` on in ``moves`` (and ``notes`` keyed by their absolute numbers): what a
+        process that holds the first ``since`` moves needs to catch up. None if there is no
+        such game."""
+        if not storable(game_id):
+            return None
+        with self._sessions() as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                return None
+            seats = s.scalars(
+                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+            ).all()
+            moves = s.execute(
+                select(MoveRow.idx, MoveRow.seat, MoveRow.notation, MoveRow.note, MoveRow.clock)
+                .where(MoveRow.game_id == game_id, MoveRow.idx >= since)
+                .order_by(MoveRow.idx)
+            ).all()
+            stored = _stored(row, seats, [(int(m.seat), str(m.notation)) for m in moves])
+            stored.notes = {int(m.idx): str(m.note) for m in moves if m.note}
+            if moves:
+                stored.clock_after = moves[-1].clock
+            return stored
+
     def load_game(self, game_id: str) -> StoredGame | None:
         """The stored game with its seats and moves, or None if there is no such game
         (an id that is not :func:`storable` names none)."""

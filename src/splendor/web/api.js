@@ -213,6 +213,16 @@ export function leaveTable(tableId) {
   return request("POST", `/api/tables/${encodeURIComponent(tableId)}/leave`);
 }
 
+/**
+ * `POST /api/games/{id}/rematch`: offer the rematch of a finished game (the first of its
+ * players to ask opens the table) or accept it (the others ask too); answers the rematch
+ * table (`status` "started" and its `game_id` once every person is back). Needs the
+ * session of a player of that game (401 nobody, 403 another player, 409 not over yet).
+ */
+export function rematch(gameId) {
+  return request("POST", `/api/games/${encodeURIComponent(gameId)}/rematch`);
+}
+
 /** `POST /api/play-now` `{game, num_players, clock}`: the table joined or opened. */
 export function playNow(game, numPlayers, clock) {
   return request("POST", "/api/play-now", { game, num_players: numPlayers, clock });
@@ -352,6 +362,7 @@ export class LobbySocket extends LiveSocket {
 /**
  * The live connection to one game. Calls `onState(msg)` for every state message,
  * `onChat(message)` for every chat message of the table (`{seat, name, text, at}`),
+ * `onRematch(table)` for every change of the game's rematch table (`{"type": "rematch"}`),
  * `onError(msg)` for error messages and `onStatus("open"|"closed"|"fatal", detail)` (on
  * every "open" after a drop, fetch the chat again: messages may have been missed).
  * A seat's connection authenticates with its first message, `{"type": "auth", token}`
@@ -363,7 +374,7 @@ export class GameSocket extends LiveSocket {
   /**
    * @param {string} gameId
    * @param {string|null} token
-   * @param {{onState: Function, onError?: Function, onStatus?: Function}} handlers
+   * @param {{onState: Function, onChat?: Function, onRematch?: Function, onError?: Function, onStatus?: Function}} handlers
    */
   constructor(gameId, token, handlers) {
     super(handlers);
@@ -389,6 +400,8 @@ export class GameSocket extends LiveSocket {
       this.handlers.onState(msg);
     } else if (msg.type === "chat") {
       if (msg.message && typeof msg.message === "object" && this.handlers.onChat) this.handlers.onChat(msg.message);
+    } else if (msg.type === "rematch") {
+      if (msg.table && typeof msg.table === "object" && this.handlers.onRematch) this.handlers.onRematch(msg.table);
     } else if (msg.type === "error" && this.handlers.onError) this.handlers.onError(msg);
   }
 

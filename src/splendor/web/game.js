@@ -2,8 +2,9 @@
  * The game page: holds the latest state message, draws the table (classic or Duel view),
  * turns the player's clicks into legal actions (selection + confirm, card menus, choice
  * dialogs), sends them, and follows the game live over the WebSocket; the clocks
- * ({@link module:clock}), the table's chat ({@link module:chat}), who watches, and Resign
- * (with a confirmation) for a seated player.
+ * ({@link module:clock}), the table's chat ({@link module:chat}), who watches, Resign
+ * (with a confirmation) for a seated player, and once the game is over the rematch (offer,
+ * accept, follow the rematch table, go to the new game).
  * @module game
  */
 
@@ -12,12 +13,13 @@ import { ChatPanel } from "./chat.js";
 import { renderClassic } from "./classic_view.js";
 import { Clocks } from "./clock.js";
 import { cardMenu, confirmDialog } from "./dialog.js";
+import { currentPlayer, onIdentityChange } from "./identity.js";
 import { cellToken, renderDuel } from "./duel_view.js";
 import { isDialogDecision, matchCard, matchCells, matchColorTake, parseAll } from "./notation.js";
 import { saveSeat, tokenFor } from "./storage.js";
 import { CLASSIC_LETTERS, cellName, chip, h, replaceChildren, seatName } from "./util.js";
 import { PHASE_HINT, decisionDialog, renderLegalList, renderLog, renderScores, renderSpectators } from "./panels.js";
-import { renderResult } from "./result.js";
+import { rematchState, renderRematch, renderResult } from "./result.js";
 
 /**
  * The seat token in the page's URL: the fragment's `#token=` (browsers never send a
@@ -67,6 +69,20 @@ export class GamePage {
     /** The page's frame (made once; the chat panel in it is kept across redraws). */
     this.frame = null;
     this.everOpen = false;
+    /**
+     * The rematch: the rematch table last heard of (`POST …/rematch` answer, `{"type":
+     * "rematch"}` message, or the player's own tables), a request on its way, the
+     * server's refusal, and the new game the page is leaving for.
+     */
+    this.rematch = { table: null, busy: false, error: "", goingTo: null };
+    /** The logged-in player (undefined until the identity bar knows). */
+    this.me = currentPlayer();
+    onIdentityChange((p) => {
+      this.me = p;
+      this.rematch.error = "";
+      this.render();
+      this.loadRematch();
+    });
   }
 
   /** Load the tables and the state, then follow the game live. */
@@ -89,6 +105,7 @@ export class GamePage {
         st = await api.getState(this.gameId, null);
       }
       this.onState(st);
+      this.loadRematch();
     } catch (e) {
       return this.fatal(e.status === 404 ? "no such game" : e.status === 403 ? "this link's token is not valid" : e.message);
     }
@@ -97,11 +114,15 @@ export class GamePage {
     this.socket = new api.GameSocket(this.gameId, this.token, {
       onState: (m) => this.onState(m),
       onChat: (m) => this.chat.add(m),
+      onRematch: (t) => this.onRematch(t),
       onError: (m) => this.showMessage(m.message || "error", "error"),
       onStatus: (s, detail) => {
         this.connection = s;
         if (s === "open") {
-          if (this.everOpen) this.chat.load(); // messages may have been missed meanwhile
+          if (this.everOpen) {
+            this.chat.load(); // messages may have been missed meanwhile
+            this.loadRematch();
+          }
           this.everOpen = true;
         }
         if (s === "fatal") this.showMessage(detail, "error");
@@ -250,6 +271,78 @@ export class GamePage {
       this.showMessage(`cannot resign: ${e.message}`, "error");
       this.resync();
     }
+  }
+
+  // ------------------------------------------------------------------ rematch
+
+  /** A seated, logged-in player of the finished game may offer or accept its rematch. */
+  get canRematch() {
+    return this.seated && this.state.status === "finished" && !!this.me;
+  }
+
+  /**
+   * The rematch table changed (the POST's answer, the game's socket, or the player's own
+   * tables): show it; once its game has started, go there. A started table is never
+   * replaced by an older message of the same table.
+   */
+  onRematch(table) {
+    if (!table || table.rematch_of !== this.gameId) return;
+    const known = this.rematch.table;
+    if (known && known.id === table.id && known.status === "started" && table.status !== "started") return;
+    this.rematch.table = table;
+    if (table.status === "started" && table.game_id && this.canRematch) {
+      const mine = (table.seats || []).some((x) => this.me && x.player_id === this.me.id);
+      if (mine) return this.goToRematch(table.game_id);
+    }
+    this.render();
+  }
+
+  /** Leave for the rematch's game (once), where the session holds the player's seat. */
+  goToRematch(gameId) {
+    if (this.rematch.goingTo) return;
+    this.rematch.goingTo = gameId;
+    this.render();
+    if (this.socket) this.socket.close();
+    location.assign(`/games/${encodeURIComponent(gameId)}`);
+  }
+
+  /**
+   * After a (re)load or a reconnection, find the rematch the player already sits at among
+   * their own tables (`GET /api/tables`); an offer by another player shows with the next
+   * change of its table.
+   */
+  loadRematch() {
+    if (!this.state || !this.canRematch) return;
+    api.listTables().then((r) => {
+      const t = (r.tables || []).find((x) => x.rematch_of === this.gameId && (x.status === "open" || x.status === "started"));
+      if (t && (!this.rematch.table || this.rematch.table.id !== t.id)) this.onRematch(t);
+    }).catch(() => {});
+  }
+
+  /** `POST …/rematch`: offer the rematch, or accept another player's offer. */
+  async askRematch() {
+    if (this.rematch.busy || !this.canRematch) return;
+    this.rematch.busy = true;
+    this.rematch.error = "";
+    this.render();
+    try {
+      const table = await api.rematch(this.gameId);
+      this.rematch.busy = false;
+      this.onRematch(table);
+    } catch (e) {
+      this.rematch.busy = false;
+      this.rematch.error = e.status === 401 ? "log in to offer a rematch" : `no rematch: ${e.message}`;
+      this.render();
+    }
+  }
+
+  renderRematchPanel() {
+    if (!this.canRematch) return null;
+    return renderRematch({
+      table: this.rematch.goingTo ? { ...this.rematch.table, status: "started" } : this.rematch.table,
+      playerId: this.me.id, seats: this.state.seats, busy: this.rematch.busy, error: this.rematch.error,
+      onClick: () => this.askRematch(),
+    });
   }
 
   resync() {
@@ -409,11 +502,12 @@ export class GamePage {
       decision: decision ? "dialog" : this.myTurn ? "main" : "none", seat: s.seat ?? "",
     });
     document.title = `${this.myTurn ? "● your turn · " : ""}${s.game === "duel" ? "Splendor Duel" : "Splendor"} ${this.gameId}`;
+    root.dataset.rematch = this.canRematch ? (this.rematch.goingTo ? "started" : rematchState(this.rematch.table, this.me.id)) : "";
     root.dataset.resign = this.canResign ? (this.confirmingResign ? "confirming" : "available") : this.seatIsBot ? "resigned" : "none";
     const f = this.ensureFrame();
     replaceChildren(f.top,
       this.renderHeader(),
-      s.status === "finished" ? renderResult(s, this.gameId) : null,
+      s.status === "finished" ? renderResult(s, this.gameId, { replay: true, rematch: this.renderRematchPanel() }) : null,
       h("div", { class: "message-line", role: "status", "aria-live": "polite", dataset: { testid: "message" } }),
       confirm,
       decision,
@@ -422,7 +516,7 @@ export class GamePage {
     replaceChildren(f.side,
       renderScores(s, this.clocks), renderSpectators(s), this.renderSeatPanel(),
       renderLog(s), this.myTurn ? renderLegalList(legal, (a) => this.act(a.notation)) : null);
-    this.chat.setSeated(this.seated);
+    this.chat.setSeated(this.seated && !this.seatIsBot); // a seat left to a bot no longer writes (its token no longer works)
     this.renderMessage(root.querySelector("[data-testid=message]"));
     const log = root.querySelector(".log-list");
     if (log) log.scrollTop = log.scrollHeight;
