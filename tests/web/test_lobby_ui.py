@@ -15,19 +15,9 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import screenshot
+from .ui import GAME_URL, play_as_guest
 
 HOSTILE = "<img src=x onerror=alert(1)> Bob"
-GAME_URL = re.compile(r"/games/([^/?#]+)$")
-
-
-def _play_as_guest(page, name: str) -> str:
-    """Play as a guest called ``name`` through the identity bar; its player id."""
-    bar = page.locator("[data-testid=identity]")
-    expect(bar).to_have_attribute("data-state", "anonymous")
-    page.fill("[data-testid=guest-name]", name)
-    page.click("[data-testid=guest-submit]")
-    expect(bar).to_have_attribute("data-state", "guest")
-    return bar.get_attribute("data-player-id") or ""
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +33,7 @@ def guests(browser, server):
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("dialog", lambda d: (errors.append(f"dialog: {d.message}"), d.dismiss()))
         page.goto("/")
-        _play_as_guest(page, name)
+        play_as_guest(page, name)
         pages.append(page)
     yield pages, errors
     for ctx in contexts:
@@ -224,5 +214,5 @@ def test_nobody_logged_in_sees_the_tables_and_a_hint(new_page):
     expect(rated).to_be_checked()
     screenshot(page, "lobby-anonymous")
     # playing as a guest: the hint goes
-    _play_as_guest(page, "Cleo")
+    play_as_guest(page, "Cleo")
     expect(hint).to_have_count(0)

@@ -11,23 +11,11 @@ without logging in.
 from __future__ import annotations
 
 import json
-import re
 
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-
-GAME_URL = re.compile(r"/games/([^/?#]+)$")
-
-
-def _play_as_guest(page, name: str) -> str:
-    """Play as a guest called ``name`` through the identity bar; its player id."""
-    bar = page.locator("[data-testid=identity]")
-    expect(bar).to_have_attribute("data-state", "anonymous")
-    page.fill("[data-testid=guest-name]", name)
-    page.click("[data-testid=guest-submit]")
-    expect(bar).to_have_attribute("data-state", "guest")
-    return bar.get_attribute("data-player-id") or ""
+from .ui import GAME_URL, play_as_guest
 
 
 def _game_id(page) -> str:
@@ -40,7 +28,7 @@ def test_a_rematch_brings_both_players_to_a_new_game_at_their_seats(new_page):
     ann, bob, watcher = new_page(), new_page(), new_page()
     for page, name in ((ann, "Ann"), (bob, "Bob")):
         page.goto("/")
-        _play_as_guest(page, name)
+        play_as_guest(page, name)
     expect(ann.locator("[data-testid=lobby-connection]")).to_have_attribute("data-state", "open")
     ann.select_option("[data-testid=open-table-game]", "duel")
     ann.select_option("[data-testid=open-table-visibility]", "open")

@@ -16,21 +16,10 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-from .ui import rest
+from .ui import GAME_URL, play_as_guest, rest
 
 HOSTILE = "<img src=x onerror=alert(1)> hi"
-GAME_URL = re.compile(r"/games/([^/?#]+)$")
 REALTIME = re.compile(r"^\d+:\d\d$")
-
-
-def _play_as_guest(page, name: str) -> str:
-    """Play as a guest called ``name`` through the identity bar; its player id."""
-    bar = page.locator("[data-testid=identity]")
-    expect(bar).to_have_attribute("data-state", "anonymous")
-    page.fill("[data-testid=guest-name]", name)
-    page.click("[data-testid=guest-submit]")
-    expect(bar).to_have_attribute("data-state", "guest")
-    return bar.get_attribute("data-player-id") or ""
 
 
 def _remaining(page, seat: int) -> int:
@@ -50,7 +39,7 @@ def table(browser, server):
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("dialog", lambda d: (errors.append(f"dialog: {d.message}"), d.dismiss()))
         page.goto("/")
-        ids.append(_play_as_guest(page, name))
+        ids.append(play_as_guest(page, name))
         pages.append(page)
     ann, bob = pages
     expect(ann.locator("[data-testid=lobby-connection]")).to_have_attribute("data-state", "open")

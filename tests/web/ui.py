@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import urllib.parse
 import urllib.request
 from typing import Any
@@ -16,6 +17,22 @@ LETTERS = {"splendor": "WUGRK*", "duel": "WUGRKP*"}
 
 
 # --------------------------------------------------------------------------- REST
+
+
+GAME_URL = re.compile(r"/games/([^/?#]+)$")
+"""A game page's address; group 1 is the game id."""
+
+
+def play_as_guest(page: Any, name: str) -> str:
+    """Play as a guest called ``name`` through the identity bar; its player id."""
+    from playwright.sync_api import expect
+
+    bar = page.locator("[data-testid=identity]")
+    expect(bar).to_have_attribute("data-state", "anonymous")
+    page.fill("[data-testid=guest-name]", name)
+    page.click("[data-testid=guest-submit]")
+    expect(bar).to_have_attribute("data-state", "guest")
+    return bar.get_attribute("data-player-id") or ""
 
 
 def rest(base: str, path: str, body: Any = None, token: str | None = None) -> Any:

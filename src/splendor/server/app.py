@@ -411,7 +411,7 @@ def create_app(
         return tables
 
     app.include_router(players_router(accounts_of, body_of, hit_rate))
-    app.include_router(tables_router(tables_of, accounts_of, body_of, hit_rate, _send_loop))
+    app.include_router(tables_router(tables_of, player_of, body_of, hit_rate, _send_loop))
 
     # ------------------------------------------------------------------ REST
 

@@ -31,6 +31,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import Any
 
 from sqlalchemy import and_, func, insert, select, update
@@ -93,6 +94,30 @@ def check_clock(clock: Any) -> dict[str, Any] | None:
             raise BadRequest('a turn-based clock is {"kind": "turn", "per_move": s}')
         return {"kind": "turn", "per_move": seconds("per_move", 60, 14 * 24 * 3600)}
     raise BadRequest('clock "kind" must be "realtime" or "turn"')
+
+
+def _game_and_size(body: dict[str, Any]) -> tuple[ModuleType, int]:
+    """The game module and number of seats a request names (``"game"``, ``"num_players"``,
+    default the game's smallest).
+
+    Raises:
+        BadRequest: an unknown game, or a number of seats the game does not allow.
+    """
+    game = body.get("game")
+    if not isinstance(game, str):
+        raise BadRequest('"game" must be "splendor" or "duel"')
+    try:
+        module = get_game(game)
+    except ValueError as e:
+        raise BadRequest(str(e)) from None
+    n = body.get("num_players", module.MIN_PLAYERS)
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise BadRequest('"num_players" must be a whole number')
+    if not module.MIN_PLAYERS <= n <= module.MAX_PLAYERS:
+        raise BadRequest(
+            f"{module.GAME_NAME} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players"
+        )
+    return module, n
 
 
 def _hash(code: str) -> str:
@@ -213,20 +238,7 @@ class Tables:
             BadRequest: anything malformed (the message says what is allowed).
             Conflict: the host has :data:`MAX_TABLES_PER_HOST` open tables already.
         """
-        game = body.get("game")
-        if not isinstance(game, str):
-            raise BadRequest('"game" must be "splendor" or "duel"')
-        try:
-            module = get_game(game)
-        except ValueError as e:
-            raise BadRequest(str(e)) from None
-        n = body.get("num_players", module.MIN_PLAYERS)
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise BadRequest('"num_players" must be a whole number')
-        if not module.MIN_PLAYERS <= n <= module.MAX_PLAYERS:
-            raise BadRequest(
-                f"{module.GAME_NAME} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players"
-            )
+        module, n = _game_and_size(body)
         bots = body.get("bots", [])
         if not isinstance(bots, list) or len(bots) > n - 1:
             raise BadRequest(f'"bots" must be a list of at most {n - 1} bot levels')
@@ -593,22 +605,7 @@ class Tables:
         Raises:
             BadRequest: a malformed body (as :meth:`open`).
         """
-        game = body.get("game")
-        if not isinstance(game, str):
-            raise BadRequest('"game" must be "splendor" or "duel"')
-        try:
-            module = get_game(game)
-        except ValueError as e:
-            raise BadRequest(str(e)) from None
-        n = body.get("num_players", module.MIN_PLAYERS)
-        if (
-            isinstance(n, bool)
-            or not isinstance(n, int)
-            or not module.MIN_PLAYERS <= n <= module.MAX_PLAYERS
-        ):
-            raise BadRequest(
-                f"{module.GAME_NAME} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players"
-            )
+        module, n = _game_and_size(body)
         clock = check_clock(body.get("clock"))
         kind = game_kind(module.GAME_NAME, n)
         mine = await asyncio.to_thread(self._rating, player.id, kind)

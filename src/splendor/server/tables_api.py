@@ -28,9 +28,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 
-from .accounts import Accounts, Player
+from .accounts import Player
 from .hub import Hub, Subscriber
-from .players_api import SESSION_COOKIE, check_same_site, same_site
+from .players_api import check_same_site
 from .service import BadRequest, ServiceError
 from .tables import STARTED, Tables
 
@@ -100,22 +100,14 @@ class LobbyFeed:
 
 def tables_router(
     tables_of: Callable[[Request | WebSocket], Tables],
-    accounts_of: Callable[[Request | WebSocket], Accounts],
+    player_of: Callable[[Request | WebSocket], Awaitable[Player | None]],
     body_of: Callable[[Request], Awaitable[dict[str, Any]]],
     hit_rate: Callable[[str, Request], None],
     send_loop: Callable[[WebSocket, Subscriber], Coroutine[Any, Any, None]],
 ) -> APIRouter:
-    """The routes above; the callables are the app's (its tables, accounts, body reader,
-    rate limiter and WebSocket send loop)."""
+    """The routes above; the callables are the app's (its tables, the logged-in player of
+    a request or WebSocket, body reader, rate limiter and WebSocket send loop)."""
     router = APIRouter()
-
-    async def player_of(connection: Request | WebSocket) -> Player | None:
-        if not same_site(connection):
-            return None
-        token = connection.cookies.get(SESSION_COOKIE)
-        if token is None:
-            return None
-        return await asyncio.to_thread(accounts_of(connection).player_for_session, token)
 
     async def required(request: Request) -> Player:
         check_same_site(request)
