@@ -342,12 +342,15 @@ def _replay(stored: StoredGame) -> tuple[Any, dict[str, Any] | None]:
             raise RuntimeError(
                 f"game {stored.id}: stored move {i} ({text!r}) does not replay: {e}"
             ) from None
-    result = (
-        stored.result
-        if stored.result is not None
-        else (result_of(state) if state.is_terminal else None)
-    )
-    return state, result
+    return state, _final_result(stored.result, state)
+
+
+def _final_result(stored: dict[str, Any] | None, state: Any) -> dict[str, Any] | None:
+    """A game's result: the stored one (a forfeit, say), else the state's once it is over,
+    else None."""
+    if stored is not None:
+        return stored
+    return result_of(state) if state.is_terminal else None
 
 
 def _first_line(e: BaseException) -> str:
@@ -1418,22 +1421,35 @@ class GameService:
             self._drop(live)
             raise NotFound(f"no game {live.id!r}")
         stored, state, result = loaded
-        live.state, live.result, live.updated_at = state, result, stored.updated_at
+        live.state, live.result = state, result
         live.moves, live.notes = list(stored.moves), dict(stored.notes)
         live.log_json = log_json(live.moves, live.notes)
+        self._adopt(live, stored, moved=True)
+
+    def _adopt(self, live: LiveGame, stored: StoredGame, *, moved: bool) -> None:
+        """After ``live``'s state, moves and result were brought up to ``stored`` (the
+        database's game, or the tail of it): take its seats, dropped seats, rated flag and
+        time, set the clock (stopped once the game is over; when ``moved``, resumed from
+        the clock stored with the last move, from now), and publish, start a bot's turn and
+        arm the timer as the game now needs."""
+        live.updated_at = stored.updated_at
         live.seats, live.dropped, live.rated = (
             list(stored.seats),
             list(stored.dropped),
             stored.rated,
         )
-        if stored.clock is not None and not live.finished:
-            live.clock_state = ClockState.resume(
-                stored.clock,
-                stored.clock_after,
-                stored.num_players,
-                state.current_player,
-                self._wall(),
-            )
+        if stored.clock is not None:
+            if live.finished:
+                if live.clock_state is not None:
+                    live.clock_state = live.clock_state.stopped(self._wall())
+            elif moved:
+                live.clock_state = ClockState.resume(
+                    stored.clock,
+                    stored.clock_after,
+                    stored.num_players,
+                    live.state.current_player,
+                    self._wall(),
+                )
         self.publish(live)
         self._schedule_bot(live)
         self._arm_clock(live)
@@ -1487,27 +1503,8 @@ class GameService:
         live.state = state
         for k, (seat, text) in enumerate(tail.moves):
             live.add_move(seat, text, tail.notes.get(base + k))
-        live.result = (
-            tail.result
-            if tail.result is not None
-            else (result_of(state) if state.is_terminal else None)
-        )
-        live.updated_at = tail.updated_at
-        live.seats, live.dropped, live.rated = list(tail.seats), list(tail.dropped), tail.rated
-        if tail.clock is not None and live.clock_state is not None:
-            if live.finished:
-                live.clock_state = live.clock_state.stopped(self._wall())
-            elif tail.moves:
-                live.clock_state = ClockState.resume(
-                    tail.clock,
-                    tail.clock_after,
-                    tail.num_players,
-                    state.current_player,
-                    self._wall(),
-                )
-        self.publish(live)
-        self._schedule_bot(live)
-        self._arm_clock(live)
+        live.result = _final_result(tail.result, state)
+        self._adopt(live, tail, moved=bool(tail.moves))
         return True
 
     def _database_down(self) -> None:

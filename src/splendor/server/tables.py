@@ -339,8 +339,7 @@ class Tables:
                 raise Forbidden("only the players of the last game may sit at its rematch")
             order = [former.index(player.id)]  # the seat they had
         elif table["visibility"] == "invite":
-            with self.storage.session() as s:
-                expected = s.scalar(select(TableRow.invite_hash).where(TableRow.id == table_id))
+            expected = await asyncio.to_thread(self._invite_hash, table_id)
             if (
                 not isinstance(code, str)
                 or expected is None
@@ -385,6 +384,11 @@ class Tables:
             await self._start(table_id)
         self.changed(table_id)
         return await asyncio.to_thread(self.get, table_id)
+
+    def _invite_hash(self, table_id: str) -> str | None:
+        """The SHA-256 of an invitation table's code (None: none stored)."""
+        with self.storage.session() as s:
+            return s.scalar(select(TableRow.invite_hash).where(TableRow.id == table_id))
 
     def _full(self, table_id: str) -> bool:
         with self.storage.session() as s:
