@@ -416,6 +416,12 @@ def serve(
         help="Actions, explanations, game-list lookups and WebSocket messages per client "
         "address; 'off': no limit.",
     ),
+    min_clock: int = typer.Option(
+        60,
+        "--min-clock",
+        help="The shortest time bank (real time) or turn (turn-based) a table's clock may "
+        "have, in seconds.",
+    ),
     evict_idle: float = typer.Option(
         600.0,
         "--evict-idle",
@@ -474,7 +480,7 @@ def serve(
             )
             raise typer.Exit(2)
     try:
-        limits = Limits(create_rate=create_rate, action_rate=action_rate)
+        limits = Limits(create_rate=create_rate, action_rate=action_rate, min_clock=min_clock)
         lifecycle = Lifecycle(
             evict_idle=evict_idle,
             expire_unstarted=expire_unstarted_days * DAY or None,

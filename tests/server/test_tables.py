@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import insert, select
 
+from splendor.server.app import Limits
 from splendor.server.storage import GameRow, RatingRow, SeatRow, Storage
 
 CLOCK = {"kind": "realtime", "base": 300, "increment": 15}
@@ -90,6 +91,29 @@ def test_a_malformed_table_is_refused(client: TestClient, body: Any, words: str)
     assert r.status_code == 400, r.text
     assert words in r.json()["detail"]
     assert ann.get("/api/tables").json() == {"tables": []}
+
+
+def test_the_shortest_clock_is_the_servers_choice(make_client: Callable[..., TestClient]) -> None:
+    """``Limits.min_clock`` (``splendor serve --min-clock``) bounds the time bank of a real
+    time clock and the turn of a turn-based one, for tables and "Play now" alike."""
+    client = make_client(limits=Limits.unlimited_rates(min_clock=5))
+    ann, _ = guest(client, "Ann")
+    short = {"kind": "realtime", "base": 5, "increment": 0}
+    assert ann.post("/api/tables", json={"game": "duel", "clock": short}).json()["clock"] == short
+    for clock in (
+        {"kind": "realtime", "base": 4, "increment": 0},
+        {"kind": "turn", "per_move": 4},
+    ):
+        for path in ("/api/tables", "/api/play-now"):
+            r = ann.post(path, json={"game": "duel", "clock": clock})
+            assert r.status_code == 400 and "5.." in r.json()["detail"], r.text
+    turn = ann.post(
+        "/api/play-now", json={"game": "duel", "clock": {"kind": "turn", "per_move": 5}}
+    )
+    assert turn.status_code == 200 and turn.json()["clock"]["per_move"] == 5, turn.text
+    for bad in (0, -1, True):
+        with pytest.raises(ValueError):
+            Limits(min_clock=bad)
 
 
 def test_an_invitation_table_is_unlisted_and_needs_its_code(client: TestClient) -> None:
@@ -206,6 +230,7 @@ def test_a_rematch_seats_the_same_players_at_the_same_seats(client: TestClient) 
     outsider, _ = guest(client, "Cy")
     bob.post(f"/api/games/{gid}/resign")
     assert outsider.post(f"/api/games/{gid}/rematch").status_code == 403
+    assert ann.get(f"/api/games/{gid}/rematch").json() == {"table": None}  # none offered
     with ann.websocket_connect(f"/ws/games/{gid}") as ws:
         assert ws.receive_json()["type"] == "state"
         offer = bob.post(f"/api/games/{gid}/rematch").json()
@@ -216,10 +241,18 @@ def test_a_rematch_seats_the_same_players_at_the_same_seats(client: TestClient) 
         assert told["type"] == "rematch" and told["table"]["id"] == offer["id"]
         assert outsider.post(f"/api/tables/{offer['id']}/join").status_code == 403
         assert offer["id"] not in [t["id"] for t in outsider.get("/api/tables").json()["tables"]]
+        # a page loaded now reads the offer (Ann's seat still free: she has to accept)
+        read = ann.get(f"/api/games/{gid}/rematch").json()["table"]
+        assert read["id"] == offer["id"] and read["status"] == "open"
+        assert [s["player_id"] for s in read["seats"]] == [None, b["id"]]
         started = ann.post(f"/api/games/{gid}/rematch").json()
         assert started["id"] == offer["id"] and started["status"] == "started"
         assert ws.receive_json()["table"]["game_id"] == started["game_id"]
     new = started["game_id"]
+    read = bob.get(f"/api/games/{gid}/rematch").json()["table"]
+    assert read["status"] == "started" and read["game_id"] == new
+    for bad in ("no-such-game", "x" * 40, "%00"):
+        assert ann.get(f"/api/games/{bad}/rematch").json() == {"table": None}
     assert ann.get(f"/api/games/{new}").json()["seat"] == 0
     assert bob.get(f"/api/games/{new}").json()["seat"] == 1
     assert a["id"] != b["id"]

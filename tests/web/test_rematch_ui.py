@@ -1,8 +1,8 @@
 """The rematch, in the browser: two guests meet at a Splendor Duel table, Bob resigns, Ann
-offers a rematch from the result panel (a refusal shows inline first; a reload still
-shows her waiting), Bob's page turns its button into "Accept rematch" live, he accepts,
-and both pages go to the same new game, each player at their former seat; a visitor who
-watches is offered nothing.
+offers a rematch from the result panel (a refusal shows inline first; after a reload she
+still waits and Bob is still offered to accept), Bob's page turns its button into "Accept
+rematch" live, he accepts, and both pages go to the same new game, each player at their
+former seat; a visitor who watches is offered nothing.
 
 Two browser contexts, each its own guest (two guest sign-ins), and one more that watches
 without logging in.
@@ -92,11 +92,16 @@ def test_a_rematch_brings_both_players_to_a_new_game_at_their_seats(new_page):
     expect(bob.locator("[data-testid=rematch-status]")).to_contain_text("Ann offers a rematch")
     expect(watcher.locator("[data-testid=rematch]")).to_have_count(0)
     screenshot(bob, "rematch-offered")
-    # a reload finds the rematch Ann sits at among her tables
+    # a reload reads the game's rematch (GET …/rematch): Ann still waits, Bob is still
+    # offered to accept
     ann.reload()
     expect(ann.locator("[data-testid=rematch-status]")).to_contain_text("waiting for Bob")
     expect(ann.locator("[data-testid=rematch]")).to_have_count(0)
     expect(ann.locator("[data-testid=connection]")).to_have_attribute("data-state", "open")
+    bob.reload()
+    expect(bob.locator("[data-testid=game-root]")).to_have_attribute("data-rematch", "offered")
+    expect(bob.locator("[data-testid=rematch]")).to_have_text("Accept rematch")
+    expect(bob.locator("[data-testid=connection]")).to_have_attribute("data-state", "open")
 
     # Bob accepts: both pages go to the new game, each at their former seat
     bob.click("[data-testid=rematch]")

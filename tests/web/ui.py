@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 import urllib.parse
 import urllib.request
 from typing import Any
@@ -309,4 +310,36 @@ def play_to_end(
         move = choose(state, tables, rng)
         play_by_clicking(page, move)
         data = wait_ready(page, after_move=int(data["move"]))
+    raise AssertionError(f"game not over after {max_decisions} decisions")
+
+
+def _next_ready(pages: list, after_move: int, timeout: float = 60.0) -> tuple[Any, dict]:
+    """The first page (and its root's data) that shows a state newer than ``after_move``
+    in which it is the viewer's decision, or the game over."""
+    deadline = time.monotonic() + timeout
+    while True:
+        for page in pages:
+            data = root_data(page)
+            if not data or data.get("busy") == "true" or data.get("move") is None:
+                continue
+            if int(data["move"]) <= after_move:
+                continue
+            if data["status"] == "finished" or data.get("yourTurn") == "true":
+                return page, data
+        assert time.monotonic() < deadline, f"no page has a decision after move {after_move}"
+        time.sleep(0.05)
+
+
+def play_between(pages: list, tables: dict, *, seed: int = 0, max_decisions: int = 600) -> dict:
+    """Play a game between people, one page per seat, to the end by clicking: whichever
+    page has the decision picks a move (:func:`choose`) and clicks it. Returns the root's
+    data attributes of the first page that shows the game over."""
+    rng = random.Random(seed)
+    move = -1
+    for _ in range(max_decisions):
+        page, data = _next_ready(pages, move)
+        if data["status"] == "finished":
+            return data
+        play_by_clicking(page, choose(page_state(page), tables, rng))
+        move = int(data["move"])
     raise AssertionError(f"game not over after {max_decisions} decisions")

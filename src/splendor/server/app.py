@@ -90,7 +90,7 @@ from .service import (
     ServiceError,
 )
 from .storage import Storage
-from .tables import Tables
+from .tables import MIN_CLOCK, Tables
 from .tables_api import LobbyFeed, tables_router
 
 log = logging.getLogger("splendor.server")
@@ -160,6 +160,8 @@ class Limits:
             messages per client address; None or ``"off"``: unlimited.
         auth_rate: guest sessions, sign-ups and log-ins per client address (each costs an
             Argon2 hash; guessing passwords stays slow); None or ``"off"``: unlimited.
+        min_clock: the shortest time bank (real time) or turn (turn-based) a table's clock
+            may have, in seconds (default 60; tests and demonstrations use a few seconds).
 
     Raises:
         ValueError: a size below 1, or a rate the ``limits`` package cannot parse.
@@ -171,9 +173,10 @@ class Limits:
     create_rate: str | None = "30/minute"
     action_rate: str | None = "30/second"
     auth_rate: str | None = "10/minute;100/day"
+    min_clock: int = MIN_CLOCK
 
     def __post_init__(self) -> None:
-        for name in ("max_body_bytes", "max_ws_message_bytes", "max_json_depth"):
+        for name in ("max_body_bytes", "max_ws_message_bytes", "max_json_depth", "min_clock"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
@@ -317,7 +320,7 @@ def create_app(
         service = GameService(storage, hub, server_bots.BotPools(quick, search), lifecycle)
         app.state.storage, app.state.hub, app.state.service = storage, hub, service
         app.state.accounts = Accounts(storage)
-        tables = Tables(storage, service, lambda table_id: feed.changed(table_id))
+        tables = Tables(storage, service, lambda table_id: feed.changed(table_id), limits.min_clock)
         feed = LobbyFeed(hub, tables)
         app.state.tables = tables
         listener = None

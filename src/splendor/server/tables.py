@@ -63,11 +63,21 @@ MAX_TABLES_PER_HOST = 5
 """Open tables one player may host at once."""
 
 
-def check_clock(clock: Any) -> dict[str, Any] | None:
+MIN_CLOCK = 60
+"""The shortest time bank (real time) or turn (turn-based) a table may have by default, in
+seconds (:attr:`.app.Limits.min_clock`)."""
+
+
+def check_clock(clock: Any, min_seconds: int = MIN_CLOCK) -> dict[str, Any] | None:
     """A clock as stored (see the module docstring), or None.
 
+    Args:
+        clock: the request's ``"clock"``.
+        min_seconds: the shortest time bank or turn allowed (seconds, at least 1).
+
     Raises:
-        BadRequest: not one of the two clock shapes, or a time out of its range.
+        BadRequest: not one of the two clock shapes, or a time out of its range (a bank
+            ``min_seconds``..7200 s, an increment 0..600 s, a turn ``min_seconds`` s..14 days).
     """
     if clock is None:
         return None
@@ -86,13 +96,13 @@ def check_clock(clock: Any) -> dict[str, Any] | None:
             raise BadRequest('a realtime clock is {"kind": "realtime", "base": s, "increment": s}')
         return {
             "kind": "realtime",
-            "base": seconds("base", 60, 7200),
+            "base": seconds("base", min_seconds, 7200),
             "increment": seconds("increment", 0, 600),
         }
     if kind == "turn":
         if set(clock) != {"kind", "per_move"}:
             raise BadRequest('a turn-based clock is {"kind": "turn", "per_move": s}')
-        return {"kind": "turn", "per_move": seconds("per_move", 60, 14 * 24 * 3600)}
+        return {"kind": "turn", "per_move": seconds("per_move", min_seconds, 14 * 24 * 3600)}
     raise BadRequest('clock "kind" must be "realtime" or "turn"')
 
 
@@ -132,14 +142,20 @@ class Tables:
         service: the game service, which makes a table's game when it starts.
         changed: called (from the event loop) after every change of a table, with the
             table's id: the app pushes the new lobby to its WebSockets.
+        min_clock: the shortest time bank or turn a table's clock may have (seconds).
     """
 
     def __init__(
-        self, storage: Storage, service: GameService, changed: Callable[[str], None]
+        self,
+        storage: Storage,
+        service: GameService,
+        changed: Callable[[str], None],
+        min_clock: int = MIN_CLOCK,
     ) -> None:
         self.storage = storage
         self.service = service
         self.changed = changed
+        self.min_clock = min_clock
 
     # ------------------------------------------------------------------ reading
 
@@ -255,7 +271,7 @@ class Tables:
         visibility = body.get("visibility", "open")
         if visibility not in VISIBILITIES:
             raise BadRequest('"visibility" must be "open" or "invite"')
-        clock = check_clock(body.get("clock"))
+        clock = check_clock(body.get("clock"), self.min_clock)
         options = body.get("options") or {}
         if not isinstance(options, dict) or set(options) - (
             {"turn_cap"} if module.GAME_NAME == "duel" else set()
@@ -499,6 +515,24 @@ class Tables:
                 )
             )
 
+    def rematch_table(self, game_id: str) -> dict[str, Any] | None:
+        """The rematch of a game as a table (:meth:`get`): the newest table replaying
+        ``game_id`` that is open or started, or None (none offered, or it was closed). Lets
+        a page loaded after the offer show "Accept rematch"."""
+        if not storable(game_id) or len(game_id) > 32:
+            return None
+        with self.storage.session() as s:
+            table_id = s.scalar(
+                select(TableRow.id)
+                .where(TableRow.rematch_of == game_id, TableRow.status.in_((OPEN, STARTED)))
+                .order_by(TableRow.created_at.desc(), TableRow.id)
+                .limit(1)
+            )
+        if table_id is None:
+            return None
+        found = self._load([table_id])
+        return found[0] if found else None
+
     async def rematch(self, player: Player, game_id: str) -> dict[str, Any]:
         """Offer or accept a rematch of a finished game: the first of its players to ask
         opens a table with the same game, seats, bots, clock and rating as the game (only
@@ -610,7 +644,7 @@ class Tables:
             BadRequest: a malformed body (as :meth:`open`).
         """
         module, n = _game_and_size(body)
-        clock = check_clock(body.get("clock"))
+        clock = check_clock(body.get("clock"), self.min_clock)
         kind = game_kind(module.GAME_NAME, n)
         mine = await asyncio.to_thread(self._rating, player.id, kind)
         candidates = [

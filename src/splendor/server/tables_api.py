@@ -5,6 +5,8 @@
   :meth:`.tables.Tables.open`.
 - ``GET /api/tables/{id}``: one table.
 - ``POST /api/tables/{id}/join`` ``{"code"?}`` and ``POST /api/tables/{id}/leave``.
+- ``GET /api/games/{id}/rematch``: ``{"table": T}``, the game's rematch table (open or
+  started), or ``{"table": null}`` (:meth:`.tables.Tables.rematch_table`).
 - ``POST /api/games/{id}/rematch``: offer or accept the rematch of a finished game
   (:meth:`.tables.Tables.rematch`); the game's WebSockets get ``{"type": "rematch",
   "table"}`` at every change of the rematch table.
@@ -146,6 +148,11 @@ def tables_router(
         hit_rate("action", request)
         player = await required(request)
         return await tables_of(request).leave(player, table_id)
+
+    @router.get("/api/games/{game_id}/rematch")
+    async def rematch_table(request: Request, game_id: str) -> dict[str, Any]:
+        hit_rate("action", request)
+        return {"table": await asyncio.to_thread(tables_of(request).rematch_table, game_id)}
 
     @router.post("/api/games/{game_id}/rematch")
     async def rematch(request: Request, game_id: str) -> dict[str, Any]:

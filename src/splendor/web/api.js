@@ -223,6 +223,14 @@ export function rematch(gameId) {
   return request("POST", `/api/games/${encodeURIComponent(gameId)}/rematch`);
 }
 
+/**
+ * `GET /api/games/{id}/rematch`: `{table}`, the game's rematch table (open or started),
+ * or `{table: null}` when nobody offered one.
+ */
+export function rematchTable(gameId) {
+  return request("GET", `/api/games/${encodeURIComponent(gameId)}/rematch`);
+}
+
 /** `POST /api/play-now` `{game, num_players, clock}`: the table joined or opened. */
 export function playNow(game, numPlayers, clock) {
   return request("POST", "/api/play-now", { game, num_players: numPlayers, clock });

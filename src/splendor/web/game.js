@@ -307,14 +307,14 @@ export class GamePage {
   }
 
   /**
-   * After a (re)load or a reconnection, find the rematch the player already sits at among
-   * their own tables (`GET /api/tables`); an offer by another player shows with the next
-   * change of its table.
+   * After a (re)load or a reconnection, read the game's rematch table, if one was offered
+   * (`GET /api/games/{id}/rematch`): the player who offered sees it waiting, the others
+   * "Accept rematch".
    */
   loadRematch() {
     if (!this.state || !this.canRematch) return;
-    api.listTables().then((r) => {
-      const t = (r.tables || []).find((x) => x.rematch_of === this.gameId && (x.status === "open" || x.status === "started"));
+    api.rematchTable(this.gameId).then((r) => {
+      const t = r.table;
       if (t && (!this.rematch.table || this.rematch.table.id !== t.id)) this.onRematch(t);
     }).catch(() => {});
   }
