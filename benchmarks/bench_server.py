@@ -31,6 +31,13 @@ process ``(g + k) mod N``, so every move crosses processes (PostgreSQL LISTEN/NO
 :mod:`splendor.server.notify`). ``server_rss_mib`` gives each server process's resident
 memory at the end (its bot workers not included).
 
+Memory over many finished games (``--finished G``): the games are played until ``G`` of
+them have finished (``--seconds`` is then only a safety bound), and the servers' RSS is
+read whenever the number of finished games passes a ``--checkpoints`` value
+(``server_rss_by_finished``: finished games → MiB per process). The servers run with their
+usual life cycle: a finished game leaves memory one minute after its end. Short Duel games
+(``--turn-cap 8``: 9 moves each) make 10,000 games a run of minutes.
+
 Usage::
 
     python benchmarks/bench_server.py --games 500 --seconds 60 --processes 2 --postgres
@@ -38,6 +45,8 @@ Usage::
     python benchmarks/bench_server.py --games 200 --seconds 60 --think 0    # saturation
     python benchmarks/bench_server.py --games 2 --seconds 5 --game duel      # a tiny run
     python benchmarks/bench_server.py --url http://127.0.0.1:8000 --games 50 --seconds 120
+    python benchmarks/bench_server.py --game duel --turn-cap 8 --games 50 --think 0 \
+        --processes 2 --postgres --finished 10000 --checkpoints 1000,2000,5000,10000
 """
 
 from __future__ import annotations
@@ -67,6 +76,8 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     games_started: int = 0
     games_finished: int = 0
+    target: int | None = None
+    """Stop starting games once this many were started (``--finished``); None: no bound."""
     acknowledged: dict[str, dict[int, str]] = field(default_factory=dict)
 
 
@@ -134,12 +145,16 @@ async def game_slot(
     stats: Stats,
     deadline: float,
     think: float,
+    turn_cap: int,
 ) -> None:
-    """Keep one game going until the deadline (a new one when it ends), created on process
-    ``slot mod N``, its seat ``k`` on process ``(slot + k) mod N``."""
+    """Keep one game going until the deadline (a new one when it ends) or until
+    ``stats.target`` games were started, created on process ``slot mod N``, its seat ``k``
+    on process ``(slot + k) mod N``."""
     base = bases[slot % len(bases)]
-    while time.monotonic() < deadline:
-        options = {"turn_cap": 400} if game == "duel" else {}
+    while time.monotonic() < deadline and (
+        stats.target is None or stats.games_started < stats.target
+    ):
+        options = {"turn_cap": turn_cap} if game == "duel" else {}
         r = await http.post(
             f"{base}/api/games",
             json={
@@ -181,22 +196,58 @@ def percentile(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q / 100 * (len(s) - 1))))]
 
 
+async def watch_memory(
+    stats: Stats, pids: list[int], checkpoints: list[int], into: dict[str, Any]
+) -> None:
+    """Read the servers' RSS each time the number of finished games passes a checkpoint."""
+    pending = sorted(checkpoints)
+    while pending:
+        if stats.games_finished >= pending[0]:
+            into[str(pending.pop(0))] = [rss_mib(pid) for pid in pids]
+        else:
+            await asyncio.sleep(0.2)
+
+
 async def run(
-    bases: list[str], games: int, seconds: float, game: str, seed: int, think: float
+    bases: list[str],
+    games: int,
+    seconds: float,
+    game: str,
+    seed: int,
+    think: float,
+    *,
+    turn_cap: int = 400,
+    finished: int | None = None,
+    checkpoints: list[int] | None = None,
+    pids: list[int] | None = None,
 ) -> dict[str, Any]:
-    stats = Stats()
+    stats = Stats(target=finished)
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=games * 2 + 4)
+    memory: dict[str, Any] = {}
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         t0 = time.perf_counter()
         deadline = time.monotonic() + seconds
+        watcher = asyncio.create_task(watch_memory(stats, pids or [], checkpoints or [], memory))
         await asyncio.gather(
             *(
-                game_slot(http, bases, i, game, random.Random(rng.random()), stats, deadline, think)
+                game_slot(
+                    http,
+                    bases,
+                    i,
+                    game,
+                    random.Random(rng.random()),
+                    stats,
+                    deadline,
+                    think,
+                    turn_cap,
+                )
                 for i in range(games)
             )
         )
         elapsed = time.perf_counter() - t0
+        await asyncio.sleep(0.5)
+        watcher.cancel()
         lost = 0
         for gid, acked in stats.acknowledged.items():
             log = (await http.get(f"{bases[0]}/api/games/{gid}")).json()["log"]
@@ -221,6 +272,7 @@ async def run(
         "errors": len(stats.errors),
         "error_samples": stats.errors[:5],
         "lost_moves": lost,
+        "server_rss_by_finished": memory,
     }
 
 
@@ -280,9 +332,29 @@ def main() -> None:
         "--postgres", action="store_true", help="a throwaway PostgreSQL cluster (not SQLite)"
     )
     ap.add_argument("--database-url", default=None, help="the database of the servers started")
+    ap.add_argument(
+        "--turn-cap", type=int, default=400, help="Duel: the games' turn cap (D25; 8: 9 moves)"
+    )
+    ap.add_argument(
+        "--finished",
+        type=int,
+        default=None,
+        help="play until this many games have finished (--seconds: only a safety bound)",
+    )
+    ap.add_argument(
+        "--checkpoints",
+        default="",
+        help="comma-separated numbers of finished games at which the servers' RSS is read",
+    )
     args = ap.parse_args()
     if args.games < 1 or args.seconds <= 0 or args.think < 0 or args.processes < 1:
         ap.error("--games and --processes must be >= 1, --seconds > 0 and --think >= 0")
+    try:
+        checkpoints = [int(c) for c in args.checkpoints.split(",") if c.strip()]
+    except ValueError:
+        ap.error(f"--checkpoints must be comma-separated whole numbers, got {args.checkpoints!r}")
+    if args.finished is not None and args.finished < 1:
+        ap.error("--finished must be >= 1")
     if args.processes > 1 and not (args.postgres or (args.database_url or "").startswith("post")):
         ap.error("--processes above 1 needs --postgres or a PostgreSQL --database-url")
     with contextlib.ExitStack() as stack:
@@ -307,7 +379,18 @@ def main() -> None:
                 bases.append(f"http://127.0.0.1:{port}")
         try:
             result = asyncio.run(
-                run(bases, args.games, args.seconds, args.game, args.seed, args.think)
+                run(
+                    bases,
+                    args.games,
+                    args.seconds,
+                    args.game,
+                    args.seed,
+                    args.think,
+                    turn_cap=args.turn_cap,
+                    finished=args.finished,
+                    checkpoints=checkpoints,
+                    pids=[p.pid for p in procs],
+                )
             )
             result["server_rss_mib"] = [rss_mib(p.pid) for p in procs]
         finally:
