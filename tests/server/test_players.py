@@ -271,3 +271,42 @@ def test_a_logged_in_player_who_opens_an_invite_link_holds_the_seat(
     # Ann's token cannot make the seat Bob's: it is Ann's already
     bob.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {token}"})
     assert bob.get(f"/api/games/{gid}").json()["seat"] is None
+
+
+def test_the_leaderboard_reads_only_its_top_rows_in_order(accounts: Accounts) -> None:
+    """Highest rating first, ties by more games then name; no row for a kind without games;
+    ``limit`` rows at most, read in that order from the indexed ``ratings.value``."""
+    from splendor.server.storage import RatingRow
+
+    values = [1500.0, 1820.5, 1400.0, 1820.5, 1650.0, 1999.0, 1700.0]
+    games = [3, 4, 5, 9, 2, 0, 1]
+    ids = [accounts.create_guest(f"P{i}")[0].id for i in range(len(values))]
+    now = datetime.now(UTC)
+    with accounts.storage.engine.begin() as c:
+        for pid, value, n in zip(ids, values, games, strict=True):
+            rating = {
+                "system": "glicko2",
+                "value": value,
+                "deviation": 60.0,
+                "volatility": 0.06,
+                "games": n,
+            }
+            c.execute(
+                RatingRow.__table__.insert(),
+                {
+                    "player_id": pid,
+                    "kind": "duel",
+                    "rating": rating,
+                    "value": value,
+                    "games": n,
+                    "updated_at": now,
+                },
+            )
+    board = accounts.leaderboard("duel", limit=4)
+    names = [e["player"]["name"] for e in board["players"]]
+    # P5 (1999) has no game: not listed; P3 and P1 tie at 1820.5, P3 has more games
+    assert names == ["P3", "P1", "P6", "P4"]
+    assert [e["rank"] for e in board["players"]] == [1, 2, 3, 4]
+    assert [e["rating"] for e in board["players"]] == [1820.5, 1820.5, 1700.0, 1650.0]
+    assert len(accounts.leaderboard("duel")["players"]) == 6
+    assert accounts.leaderboard("splendor-2")["players"] == []

@@ -33,9 +33,9 @@ def seats() -> list[SeatInfo]:
 
 
 def test_migrations_create_the_schema_once(storage: Storage) -> None:
-    assert current_revision(storage.engine) == "0006"
+    assert current_revision(storage.engine) == "0007"
     storage.migrate()  # idempotent
-    assert current_revision(storage.engine) == "0006"
+    assert current_revision(storage.engine) == "0007"
     assert {"games", "seats", "moves", "alembic_version"} <= set(
         inspect(storage.engine).get_table_names()
     )
@@ -54,6 +54,42 @@ def test_the_migrations_build_exactly_the_models_schema(storage: Storage) -> Non
     assert diff == []
 
 
+def test_migration_0007_fills_the_rating_value_from_the_stored_rating(tmp_path: Any) -> None:
+    """Ratings stored before 0007 get their ``value`` column from their JSON (a newcomer's
+    1500 where the JSON is unreadable), so the leaderboard ranks them at once."""
+    from alembic import command
+    from sqlalchemy import create_engine, text
+
+    from splendor.server.migrations import alembic_config
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    command.upgrade(alembic_config(url), "0006")
+    engine = create_engine(url)
+    try:
+        with engine.begin() as c:
+            for pid, rating in (("p1", '{"value": 1712.5}'), ("p2", "not json"), ("p3", "{}")):
+                c.execute(
+                    text(
+                        "INSERT INTO players (id, name, name_key, created_at, last_seen_at) "
+                        "VALUES (:id, :id, :id, '2026-01-01', '2026-01-01')"
+                    ),
+                    {"id": pid},
+                )
+                c.execute(
+                    text(
+                        "INSERT INTO ratings (player_id, kind, rating, games, updated_at) "
+                        "VALUES (:p, 'duel', :r, 1, '2026-01-01')"
+                    ),
+                    {"p": pid, "r": rating},
+                )
+        command.upgrade(alembic_config(url), "head")
+        with engine.connect() as c:
+            values = dict(c.execute(text("SELECT player_id, value FROM ratings")).all())
+        assert values == {"p1": 1712.5, "p2": 1500.0, "p3": 1500.0}
+    finally:
+        engine.dispose()
+
+
 def test_the_alembic_command_line_needs_a_database(tmp_path: Any) -> None:
     """The ``alembic`` command (a config without the server's connection) migrates the
     database of ``sqlalchemy.url``; without one it says what is missing."""
@@ -68,7 +104,7 @@ def test_the_alembic_command_line_needs_a_database(tmp_path: Any) -> None:
     command.upgrade(alembic_config(url), "head")
     engine = create_engine(url)
     try:
-        assert current_revision(engine) == "0006"
+        assert current_revision(engine) == "0007"
     finally:
         engine.dispose()
 
@@ -239,7 +275,7 @@ def test_default_database_is_a_sqlite_file_in_the_user_data_dir(
     s = Storage(None)
     assert s.url == url
     s.migrate()
-    assert current_revision(s.engine) == "0006"
+    assert current_revision(s.engine) == "0007"
     s.close()
 
 

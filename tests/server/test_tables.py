@@ -189,6 +189,7 @@ def test_play_now_pairs_the_closest_rating_or_opens_a_table(client: TestClient) 
                         "volatility": 0.06,
                         "games": 10,
                     },
+                    "value": value,
                     "games": 10,
                     "updated_at": datetime.now(UTC),
                 },

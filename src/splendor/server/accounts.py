@@ -335,10 +335,13 @@ class Accounts:
         if kind not in KINDS:
             raise BadRequest(f'"kind" must be one of {", ".join(KINDS)}')
         with self.storage.session() as s:
+            # one indexed query (ratings.kind, ratings.value): the top rows only
             rows = s.execute(
                 select(RatingRow, PlayerRow)
                 .join(PlayerRow, PlayerRow.id == RatingRow.player_id)
                 .where(RatingRow.kind == kind, RatingRow.games > 0)
+                .order_by(RatingRow.value.desc(), RatingRow.games.desc(), PlayerRow.name)
+                .limit(limit)
             ).all()
         entries = []
         for r, p in rows:
@@ -347,7 +350,6 @@ class Accounts:
             except ValueError:
                 continue  # a corrupt row is not shown (rated_games logs and replaces it)
             entries.append((rating, _player(p)))
-        entries.sort(key=lambda e: (-e[0].value, -e[0].games, e[1].name))
         return {
             "kind": kind,
             "players": [
@@ -359,7 +361,7 @@ class Accounts:
                     "games": rating.games,
                     "provisional": rating.deviation > PROVISIONAL_DEVIATION,
                 }
-                for i, (rating, player) in enumerate(entries[:limit])
+                for i, (rating, player) in enumerate(entries)
             ],
         }
 

@@ -116,7 +116,12 @@ def apply_ratings(storage: Storage, game_id: str) -> dict[str, dict[str, Any]] |
         changes: dict[str, dict[str, Any]] = {}
         for p, old, new in zip(players, before, after, strict=True):
             assert p is not None
-            values = {"rating": new.to_dict(), "games": new.games, "updated_at": now}
+            values = {
+                "rating": new.to_dict(),
+                "value": new.value,
+                "games": new.games,
+                "updated_at": now,
+            }
             if p in stored:
                 c.execute(
                     update(RatingRow)

@@ -47,7 +47,9 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Table,
@@ -184,15 +186,20 @@ class SessionRow(Base):
 
 
 class RatingRow(Base):
-    """A player's rating in one game kind (:mod:`splendor.server.ratings`, migration 0004)."""
+    """A player's rating in one game kind (:mod:`splendor.server.ratings`, migration 0004).
+
+    ``value`` repeats the displayed rating of ``rating`` (its ``"value"``, rating points)
+    so that the leaderboard is one indexed query (migration 0007)."""
 
     __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_kind_value", "kind", "value"),)
 
     player_id: Mapped[str] = mapped_column(
         ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
     )
     kind: Mapped[str] = mapped_column(String(16), primary_key=True)
     rating: Mapped[dict[str, Any]] = mapped_column(JSON)
+    value: Mapped[float] = mapped_column(Float)
     games: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
