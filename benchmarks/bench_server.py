@@ -22,7 +22,8 @@ Reports, as JSON on stdout:
 - ``latency_ms``: p50 / p95 / p99 / max from sending an action to receiving the state
   message that contains it (the move is committed to the database before that message);
 - ``errors``: error messages and failed requests; ``lost_moves``: acknowledged moves that
-  the server's log does not hold at the end (must be 0).
+  the server's log does not hold at the end (must be 0); ``stalled_seats``: seats that
+  heard nothing for 20 s before the deadline (a move that never reached them; must be 0).
 
 Several processes (``--processes N``, PostgreSQL only): N server processes on one
 database (a throwaway cluster, ``--postgres``, or ``--database-url``), each on its own port;
@@ -68,6 +69,10 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
+STALL_S = 20.0
+"""A seat that hears nothing for this long before the deadline reports its game as hung (a
+move that never reached it) and leaves it."""
+
 
 @dataclass
 class Stats:
@@ -76,6 +81,7 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     games_started: int = 0
     games_finished: int = 0
+    stalled: int = 0
     target: int | None = None
     """Stop starting games once this many were started (``--finished``); None: no bound."""
     acknowledged: dict[str, dict[int, str]] = field(default_factory=dict)
@@ -99,11 +105,14 @@ async def play_seat(
     async with connect(ws_url, max_size=None) as ws:
         await ws.send(json.dumps({"type": "auth", "token": token}))
         while True:
-            try:  # the other seat may stop at the deadline: then nothing more comes
-                raw = await asyncio.wait_for(ws.recv(), max(1.0, deadline - time.monotonic() + 5))
+            # the other seat may stop at the deadline: then nothing more comes
+            wait = min(STALL_S, max(1.0, deadline - time.monotonic() + 5))
+            try:
+                raw = await asyncio.wait_for(ws.recv(), wait)
             except TimeoutError:
-                if time.monotonic() < deadline:
-                    stats.errors.append(f"{game_id} seat {seat}: no message for 5 s")
+                if time.monotonic() < deadline:  # a game that hangs: counted, and left
+                    stats.stalled += 1
+                    stats.errors.append(f"{game_id} seat {seat}: no message for {wait:.0f} s")
                 return  # past the deadline the other seat stops playing: not an error
             msg = json.loads(raw)
             if msg["type"] == "error":
@@ -272,6 +281,7 @@ async def run(
         "errors": len(stats.errors),
         "error_samples": stats.errors[:5],
         "lost_moves": lost,
+        "stalled_seats": stats.stalled,
         "server_rss_by_finished": memory,
     }
 

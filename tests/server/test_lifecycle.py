@@ -366,3 +366,55 @@ def test_life_cycle_queries_on_sqlite_and_postgresql(database_url: str) -> None:
         assert "bot" not in storage.games_with_bot_to_move()
     finally:
         storage.close()
+
+
+def test_a_move_told_while_the_game_loads_is_caught_up(tmp_path: Path) -> None:
+    """Several processes (issue 15): another process stores a move and tells of it
+    (LISTEN/NOTIFY) while this process reads the game, whose snapshot is older than the
+    move. The move is applied once the game is loaded. Before the fix the notification was
+    dropped (the game was not in memory yet) and this process's WebSockets never got the
+    move: the game hung for its players there (found by ``bench_server.py --finished``
+    over two processes: about one game in twenty stuck after its first move)."""
+    import threading
+
+    class Paused(Storage):
+        """Reads a game, then waits for ``release`` before handing it over."""
+
+        def __init__(self, url: str) -> None:
+            super().__init__(url)
+            self.read, self.release = threading.Event(), threading.Event()
+
+        def load_game(self, game_id: str) -> StoredGame | None:
+            stored = super().load_game(game_id)
+            self.read.set()
+            self.release.wait(30)
+            return stored
+
+    url = f"sqlite:///{tmp_path / 'told.db'}"
+    other = Storage(url)  # the other process
+    other.migrate()
+    store_game(other, "g", ["human", "human"])
+    storage = Paused(url)
+
+    async def main() -> None:
+        service = make(storage, ThreadPoolExecutor(1))
+        await service.start()
+        try:
+            loading = asyncio.create_task(service.get("g"))
+            await wait_for(storage.read.is_set, "the game to be read")
+            moves = play(other, "g", 1)
+            service.on_notification("game", "g", None)  # told while loading
+            storage.release.set()
+            live = await loading
+            await wait_for(lambda: len(live.moves) == 1, "the move told meanwhile")
+            assert live.moves == moves
+            assert live.state.current_player != moves[0][0]
+            # a notification for a game that is neither loaded nor loading is ignored
+            service.on_notification("game", "elsewhere", None)
+            assert not service.is_loaded("elsewhere")
+        finally:
+            await service.close()
+
+    asyncio.run(main())
+    storage.close()
+    other.close()

@@ -537,6 +537,8 @@ class GameService:
         self.writer = MoveWriter(storage)
         self._games: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._told_while_loading: set[str] = set()
+        """Games another process changed while this one was reading them (:meth:`get`)."""
         self._closed = False
         self._background: set[asyncio.Task[Any]] = set()
         self._db_down = False
@@ -930,9 +932,16 @@ class GameService:
                     self._arm_clock(live)
                 self._games[game_id] = live
                 self.counters["loaded"] += 1
-                self._schedule_bot(live)
+                if game_id in self._told_while_loading:
+                    # another process changed the game after it was read: catch up now
+                    # (its notification came while the game was not in memory yet)
+                    self._told_while_loading.discard(game_id)
+                    self._spawn(self._sync(live), f"sync:{game_id}")
+                else:
+                    self._schedule_bot(live)
                 return live
         finally:
+            self._told_while_loading.discard(game_id)
             if (
                 self._loading.get(game_id) is lock
             ):  # a waiter still holds it and checks _games first
@@ -1456,12 +1465,15 @@ class GameService:
 
     def on_notification(self, kind: str, key: str, data: Any) -> None:
         """Another server process changed something (:mod:`.notify`): a loaded game is
-        reloaded from the database and pushed to its WebSockets (``"game"``); a chat message
-        is forwarded to the game's WebSockets (``"chat"``)."""
+        reloaded from the database and pushed to its WebSockets (``"game"``), and a game
+        being loaded catches up once loaded (what it read may predate the change); a chat
+        message is forwarded to the game's WebSockets (``"chat"``)."""
         if kind == "game":
             live = self._games.get(key)
             if live is not None:
                 self._spawn(self._sync(live), f"sync:{key}")
+            elif key in self._loading:  # being read: the read may predate the change
+                self._told_while_loading.add(key)
         elif kind == "chat" and isinstance(data, dict) and self.hub.has_subscribers(key):
             text = json.dumps({"type": "chat", "message": data}, ensure_ascii=False)
             self.hub.publish(key, lambda _seat: text)
