@@ -13,7 +13,12 @@ from splendor.cli import app
 
 
 @pytest.mark.parametrize(
-    "args, words", [(["--port", "0"], "--port"), (["--bot-workers", "0"], "--bot-workers")]
+    "args, words",
+    [
+        (["--port", "0"], "--port"),
+        (["--bot-workers", "0"], "--bot-workers"),
+        (["--min-clock", "0"], "min_clock must be a whole number >= 1"),
+    ],
 )
 def test_serve_rejects_bad_options(args: list[str], words: str) -> None:
     result = CliRunner().invoke(app, ["serve", *args])
