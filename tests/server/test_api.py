@@ -606,8 +606,8 @@ def test_moves_of_many_games_share_a_transaction(tmp_path: Any) -> None:
     error without harming the others."""
     import asyncio
 
-    from splendor.server.service import MoveWriter
     from splendor.server.storage import MoveToStore, SeatInfo, StaleMoveError, Storage
+    from splendor.server.writer import MoveWriter
 
     storage = Storage(f"sqlite:///{tmp_path / 'group.db'}")
     storage.migrate()

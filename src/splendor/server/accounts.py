@@ -34,9 +34,9 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .protocol import BadNameError, clean_name
+from .errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
+from .protocol import MAX_NAME, BadNameError, clean_name
 from .ratings import KINDS, Rating
-from .service import MAX_NAME, BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from .storage import (
     GameRow,
     PlayerRow,

@@ -13,9 +13,11 @@ from typing import Any
 
 from sqlalchemy import insert, select
 
+from .errors import BadRequest
+from .live import LiveGame
 from .notify import notify
 from .protocol import BadNameError, clean_name
-from .service import BadRequest, GameService, LiveGame
+from .service import GameService
 from .storage import ChatRow, Storage, utcnow
 
 MAX_CHAT_LENGTH = 300

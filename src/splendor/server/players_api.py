@@ -32,7 +32,7 @@ from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
 from .accounts import Accounts, Player
-from .service import Forbidden
+from .errors import Forbidden
 
 SESSION_COOKIE = "splendor_session"
 SESSION_MAX_AGE = 400 * 24 * 3600

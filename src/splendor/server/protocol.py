@@ -119,6 +119,10 @@ _SPACES = re.compile(r"\s+")
 _DROPPED_CATEGORIES = frozenset({"Cc", "Cf"})
 
 
+MAX_NAME = 40
+"""The longest name of a person (a seat, a player), in characters."""
+
+
 def clean_name(value: str, max_length: int) -> str:
     """A player's display name made safe to store and show.
 

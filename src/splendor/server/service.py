@@ -62,25 +62,38 @@ import re
 import secrets
 import time
 from collections.abc import Callable, Coroutine, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple, TypeVar
 
-from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import IntegrityError
 
 from ..game import get_game
 from ..record import GameRecord, forfeit_result, result_of
 from . import bots as server_bots
 from .clocks import GRACE, ClockState
+from .errors import DB_DOWN as _DB_DOWN
+from .errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    Illegal,
+    NotFound,
+    ServiceError,
+    Unavailable,
+)
+from .errors import first_line as _first_line
 from .hub import Hub, Subscriber
+from .live import DAY, Lifecycle, LiveGame
+from .live import final_result as _final_result
+from .live import replay as _replay
 from .protocol import (
+    MAX_NAME,
     BadNameError,
     MalformedActionError,
     clean_name,
     dumps,
     explain,
-    log_entry_json,
     log_json,
     parse_action,
     state_message,
@@ -88,8 +101,6 @@ from .protocol import (
 )
 from .rated_games import apply_ratings, games_to_rate
 from .storage import (
-    STATUS_ACTIVE,
-    STATUS_FINISHED,
     IdempotencyRecord,
     MoveToStore,
     SeatInfo,
@@ -99,12 +110,12 @@ from .storage import (
     hash_token,
     utcnow,
 )
+from .writer import MoveWriter
 
 T = TypeVar("T")
 
 log = logging.getLogger("splendor.server")
 
-MAX_NAME = 40
 
 RESIGNED_BOT = "greedy"
 """The bot that plays on for a player who resigned a 3-4 player game."""
@@ -119,320 +130,10 @@ anything else is refused before it is hashed."""
 _IDEMPOTENCY_KEY = re.compile(r"[A-Za-z0-9._:+/=-]{16,255}")
 
 
-class ServiceError(Exception):
-    """A rejected request: ``status`` is the HTTP status, the message says what was wrong
-    (and what is allowed)."""
-
-    status = 400
-
-    def __init__(self, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        if status is not None:
-            self.status = status
-
-    @property
-    def message(self) -> str:
-        return str(self.args[0])
-
-
-class BadRequest(ServiceError):
-    status = 400
-
-
-class Forbidden(ServiceError):
-    status = 403
-
-
-class NotFound(ServiceError):
-    status = 404
-
-
-class Conflict(ServiceError):
-    status = 409
-
-
-class Illegal(ServiceError):
-    status = 422
-
-
-class Unavailable(ServiceError):
-    """The database did not answer (503): nothing was changed; try again."""
-
-    status = 503
-
-
-_DB_DOWN = (OperationalError, InterfaceError)
-"""What SQLAlchemy raises when the database cannot be reached (or is locked too long)."""
-
-DAY = 86400.0
-
-
-@dataclass(frozen=True)
-class Lifecycle:
-    """How long games stay in memory and in the database, and how failed bot turns are
-    retried (see the module docstring). Times are in seconds.
-
-    Attributes:
-        evict_idle: an unfinished game leaves memory after this long without a request,
-            with nobody connected and no bot of it thinking (default 600). It is loaded
-            again, from the database, at its next request.
-        evict_finished: the same for a finished game (default 60).
-        expire_unstarted: a game with no move is deleted this long after its creation
-            (default 7 days; None: never).
-        expire_abandoned: a game with moves whose next decision is a person's and that
-            has had no move for this long ends as that person's forfeit; it is kept, with
-            its moves and record (default 30 days; None: never).
-        sweep_every: period of the maintenance task (bot turns without a task, eviction)
-            (default 5).
-        expire_every: period of the expiry (default 3600; the first run is one period
-            after start-up).
-        retry_first: back-off before the first retry of a failed bot turn (default 0.2);
-            doubled at each failure in a row, with jitter, up to ``retry_max`` (default 5).
-        bot_attempts: a bot decision that fails this many times in a row is replaced by a
-            random legal action, with a note in the game log (default 3).
-        resume_concurrency: games loaded at once by the start-up resume (default 4).
-
-    Raises:
-        ValueError: a time that is not a positive number (None only where allowed),
-            ``retry_max < retry_first``, or a count below 1.
-    """
-
-    evict_idle: float = 600.0
-    evict_finished: float = 60.0
-    expire_unstarted: float | None = 7 * DAY
-    expire_abandoned: float | None = 30 * DAY
-    sweep_every: float = 5.0
-    expire_every: float = 3600.0
-    retry_first: float = 0.2
-    retry_max: float = 5.0
-    bot_attempts: int = 3
-    resume_concurrency: int = 4
-
-    def __post_init__(self) -> None:
-        for name in (
-            "evict_idle",
-            "evict_finished",
-            "expire_unstarted",
-            "expire_abandoned",
-            "sweep_every",
-            "expire_every",
-            "retry_first",
-            "retry_max",
-        ):
-            value = getattr(self, name)
-            if value is None and name.startswith("expire_") and name != "expire_every":
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-                allowed = "a number of seconds > 0" + (
-                    " or None (never)" if name in ("expire_unstarted", "expire_abandoned") else ""
-                )
-                raise ValueError(f"Lifecycle.{name} must be {allowed}, got {value!r}")
-        if self.retry_max < self.retry_first:
-            raise ValueError(
-                f"Lifecycle.retry_max ({self.retry_max}) "
-                f"must be >= retry_first ({self.retry_first})"
-            )
-        for name in ("bot_attempts", "resume_concurrency"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"Lifecycle.{name} must be a whole number >= 1, got {value!r}")
-
-    def backoff(self, failures: int) -> float:
-        """The longest wait after ``failures`` failures in a row (>= 1):
-        ``min(retry_max, retry_first * 2 ** (failures - 1))`` seconds."""
-        return min(self.retry_max, self.retry_first * 2.0 ** min(max(failures, 1) - 1, 60))
-
-
-@dataclass
-class LiveGame:
-    """A loaded game: what is stored plus the authoritative state.
-
-    Attributes:
-        moves: ``(seat, notation)`` of every committed decision (the state is their replay).
-        state: the full state after ``moves`` (hidden information included: never sent).
-        lock: serializes the decisions of this game.
-        log_json: the state messages' ``log`` entries as JSON text
-            (:func:`.protocol.log_json` of ``moves``, plus ``"note"`` on the moves that
-            have one), grown by :meth:`add_move`.
-        notes: ``{move index: note}``, e.g. a random action played for a failing bot.
-        accessed: when the game was last asked for (the service's clock, seconds).
-        evicted: set when the service dropped it from memory (a new object is loaded at
-            the next request; this one's bot task stops).
-        rated: whether the result changes the players' ratings (a lobby table's choice).
-        clock: the clock it is played with (:mod:`.tables`), or None.
-        dropped: the seats whose player resigned a 3-4 player game (a bot plays them on;
-            they rank last in the ratings, :mod:`.rated_games`).
-        clock_state: the running clock of a game with a clock (:mod:`.clocks`), else None.
-        clock_task: the timer that times the running seat out at its deadline.
-    """
-
-    id: str
-    game: str
-    num_players: int
-    seed: int
-    options: dict[str, Any]
-    seats: list[SeatInfo]
-    created_at: datetime
-    updated_at: datetime
-    state: Any
-    moves: list[tuple[int, str]]
-    result: dict[str, Any] | None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bot_task: asyncio.Task[None] | None = None
-    log_json: str = ""
-    notes: dict[int, str] = field(default_factory=dict)
-    accessed: float = 0.0
-    evicted: bool = False
-    rated: bool = False
-    clock: dict[str, Any] | None = None
-    dropped: list[int] = field(default_factory=list)
-    clock_state: ClockState | None = None
-    clock_task: asyncio.Task[None] | None = None
-
-    def __post_init__(self) -> None:
-        if self.moves and not self.log_json:
-            self.log_json = log_json(self.moves, self.notes)
-
-    def add_move(self, seat: int, notation: str, note: str | None = None) -> None:
-        """Append a committed decision (and its note, if any) to ``moves`` and ``log_json``."""
-        entry = log_entry_json(len(self.moves), seat, notation, note)
-        self.log_json = f"{self.log_json},{entry}" if self.moves else entry
-        if note:
-            self.notes[len(self.moves)] = note
-        self.moves.append((seat, notation))
-
-    @property
-    def finished(self) -> bool:
-        return self.result is not None or self.state.is_terminal
-
-    @property
-    def status(self) -> str:
-        return STATUS_FINISHED if self.finished else STATUS_ACTIVE
-
-    @property
-    def current_player(self) -> int | None:
-        return None if self.finished else self.state.current_player
-
-    def seat_of_token(self, token: str) -> int | None:
-        """The seat whose token is ``token``, or None."""
-        digest = hash_token(token)
-        for s in self.seats:
-            if s.token_hash is not None and secrets.compare_digest(s.token_hash, digest):
-                return s.seat
-        return None
-
-
-def _replay(stored: StoredGame) -> tuple[Any, dict[str, Any] | None]:
-    """The state after the stored moves, and the result if it is over.
-
-    Raises:
-        RuntimeError: a stored move does not replay (a corrupt database).
-    """
-    module = get_game(stored.game)
-    state = module.new_game(stored.num_players, stored.seed, **stored.options)
-    for i, (seat, text) in enumerate(stored.moves):
-        if state.current_player != seat:
-            raise RuntimeError(
-                f"game {stored.id}: stored move {i} ({text!r}) is by seat {seat}, "
-                "not the seat to play"
-            )
-        try:
-            state.apply(text)
-        except ValueError as e:
-            raise RuntimeError(
-                f"game {stored.id}: stored move {i} ({text!r}) does not replay: {e}"
-            ) from None
-    return state, _final_result(stored.result, state)
-
-
-def _final_result(stored: dict[str, Any] | None, state: Any) -> dict[str, Any] | None:
-    """A game's result: the stored one (a forfeit, say), else the state's once it is over,
-    else None."""
-    if stored is not None:
-        return stored
-    return result_of(state) if state.is_terminal else None
-
-
-def _first_line(e: BaseException) -> str:
-    """The first line of an exception's message (database errors run on for lines)."""
-    text = str(e).strip().splitlines()
-    return f"{type(e).__name__}: {text[0][:200]}" if text else type(e).__name__
-
-
 def _retrieve(task: asyncio.Future[Any]) -> None:
     """Mark the exception of a task nobody awaits any more as seen."""
     if not task.cancelled():
         task.exception()
-
-
-class MoveWriter:
-    """Every database write of the service, in one thread, with group commit.
-
-    :meth:`append` queues a move and waits for its commit; a drain task hands everything
-    queued to :meth:`.Storage.append_moves` (one transaction) and, while that runs, the
-    moves that arrive wait for the next transaction. :meth:`run` runs any other write
-    (creating a game) in the same thread. One thread means that writes never wait on each
-    other's database locks (SQLite has one writer at a time).
-
-    Args:
-        storage: the database.
-    """
-
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="splendor-db-writer")
-        self._pending: list[tuple[MoveToStore, asyncio.Future[datetime]]] = []
-        self._drain_task: asyncio.Task[None] | None = None
-
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in the writer thread; returns or raises what it does.
-
-        Raises:
-            Unavailable: the database could not be reached (nothing of it written).
-        """
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
-        except _DB_DOWN as e:
-            raise Unavailable(
-                f"the database is unavailable ({_first_line(e)}); nothing was changed: try again"
-            ) from e
-
-    async def append(self, move: MoveToStore) -> datetime:
-        """Commit ``move`` (with the moves queued with it); returns the commit time (UTC).
-
-        Raises:
-            StaleMoveError: the move is not the next one of its game (nothing written).
-            Exception: what the database raised (nothing of that transaction written).
-        """
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[datetime] = loop.create_future()
-        self._pending.append((move, done))
-        if self._drain_task is None or self._drain_task.done():
-            self._drain_task = loop.create_task(self._drain(), name="splendor-db-writer")
-        return await done
-
-    async def _drain(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
-            outcomes: Sequence[datetime | BaseException]
-            try:
-                outcomes = await self.run(self.storage.append_moves, [m for m, _ in batch])
-            except Exception as e:  # the transaction failed: none of the batch is stored
-                outcomes = [e] * len(batch)
-            # append_moves answers one outcome per move, in order
-            for (_, done), outcome in zip(batch, outcomes, strict=True):
-                if done.done():  # its waiter was cancelled (shutting down)
-                    continue
-                if isinstance(outcome, BaseException):
-                    done.set_exception(outcome)
-                else:
-                    done.set_result(outcome)
-
-    async def close(self) -> None:
-        """Finish the queued writes, then stop the thread."""
-        while self._drain_task is not None and not self._drain_task.done():
-            await asyncio.shield(self._drain_task)
-        await asyncio.to_thread(self._thread.shutdown, wait=True)
 
 
 class Created(NamedTuple):
@@ -1890,6 +1591,7 @@ class GameService:
 
 
 __all__ = [
+    "DAY",
     "BadRequest",
     "Conflict",
     "Forbidden",
@@ -1897,6 +1599,7 @@ __all__ = [
     "Illegal",
     "Lifecycle",
     "LiveGame",
+    "MoveWriter",
     "NotFound",
     "ServiceError",
     "Unavailable",

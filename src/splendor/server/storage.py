@@ -29,7 +29,7 @@ so every committed move survives a crash and the restarted server resumes exactl
 Writing is cheap on purpose: a move is one SQLAlchemy Core ``INSERT ... SELECT`` (which
 also checks that it is the next move of its game) and one ``UPDATE`` of the game row, and
 :meth:`Storage.append_moves` commits the moves of many games in one transaction (the
-service's group commit, :class:`splendor.server.service.MoveWriter`). A SQLite file runs
+service's group commit, :class:`splendor.server.writer.MoveWriter`). A SQLite file runs
 in WAL mode with ``synchronous=NORMAL`` (see :func:`_sqlite_pragmas`).
 """
 

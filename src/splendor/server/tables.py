@@ -40,9 +40,10 @@ from sqlalchemy.exc import IntegrityError
 from ..game import get_game
 from . import bots as server_bots
 from .accounts import Player
+from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .notify import notify
 from .ratings import game_kind, initial_rating
-from .service import BadRequest, Conflict, Forbidden, GameService, NotFound
+from .service import GameService
 from .storage import (
     GameRow,
     PlayerRow,

@@ -31,9 +31,9 @@ from typing import Any
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 
 from .accounts import Player
+from .errors import BadRequest, ServiceError
 from .hub import Hub, Subscriber
 from .players_api import check_same_site
-from .service import BadRequest, ServiceError
 from .tables import STARTED, Tables
 
 log = logging.getLogger(__name__)
