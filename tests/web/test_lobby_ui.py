@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-from .ui import GAME_URL, play_as_guest
+from .ui import in_same_game, open_table, play_as_guest
 
 HOSTILE = "<img src=x onerror=alert(1)> Bob"
 
@@ -62,36 +62,10 @@ def _updates(page) -> int:
     return int(page.get_attribute("[data-testid=lobby-tables]", "data-updates") or 0)
 
 
-def _open_table(page, **fields: str) -> dict:
-    """Fill "Open a table" (``game``, ``clock``, ``visibility``: select values) and open
-    it; the server's answer."""
-    for name, value in fields.items():
-        page.select_option(f"[data-testid=open-table-{name}]", value)
-    with page.expect_response(
-        lambda r: r.url.endswith("/api/tables") and r.request.method == "POST"
-    ) as resp:
-        page.click("[data-testid=open-table-submit]")
-    assert resp.value.status == 201, resp.value.text()
-    return resp.value.json()
-
-
-def _in_game(pages) -> str:
-    """Both pages went to the same game by themselves, each on its own seat (0, 1, ...)."""
-    ids = set()
-    for seat, page in enumerate(pages):
-        page.wait_for_url(GAME_URL)
-        match = GAME_URL.search(page.url)
-        assert match
-        ids.add(match.group(1))
-        expect(page.locator("[data-testid=game-root]")).to_have_attribute("data-seat", str(seat))
-    assert len(ids) == 1, ids
-    return ids.pop()
-
-
 def test_a_table_appears_live_and_its_game_starts_for_both(pair):
     ann, bob = pair
     before = _updates(bob)
-    table = _open_table(ann, game="duel", clock="5+15", visibility="open")
+    table = open_table(ann, game="duel", clock="5+15", visibility="open")
     tid = table["id"]
     assert table["rated"] is True and table["clock"] == {
         "kind": "realtime",
@@ -115,7 +89,7 @@ def test_a_table_appears_live_and_its_game_starts_for_both(pair):
     screenshot(bob, "lobby-table-listed")
 
     bob.click(f"[data-testid=table-row][data-table-id='{tid}'] [data-testid=join]")
-    gid = _in_game([ann, bob])
+    gid = in_same_game([ann, bob])
     # the game is the table's, and Bob's hostile name stayed text
     started = bob.evaluate("(id) => fetch('/api/tables/' + id).then((r) => r.json())", tid)
     assert started["status"] == "started" and started["game_id"] == gid
@@ -138,7 +112,7 @@ def test_play_now_pairs_two_players(pair):
     expect(row.locator("[data-testid=table-clock]")).to_have_text("15 min + 30 s")
     screenshot(ann, "lobby-play-now-waiting")
     bob.click("[data-testid=play-now-submit]")  # paired at Ann's table: to the game at once
-    gid = _in_game([ann, bob])
+    gid = in_same_game([ann, bob])
     paired = bob.evaluate("(id) => fetch('/api/tables/' + id).then((r) => r.json())", table["id"])
     assert paired["status"] == "started" and paired["game_id"] == gid
 
@@ -146,7 +120,7 @@ def test_play_now_pairs_two_players(pair):
 def test_an_invitation_table_is_unlisted_and_its_link_joins(pair):
     ann, bob = pair
     before = _updates(bob)
-    table = _open_table(ann, game="duel", clock="1d", visibility="invite")
+    table = open_table(ann, game="duel", clock="1d", visibility="invite")
     tid, code = table["id"], table["invite_code"]
     box = ann.locator("[data-testid=open-table-created] [data-testid=invite-link]")
     link = box.input_value()
@@ -178,7 +152,7 @@ def test_an_invitation_table_is_unlisted_and_its_link_joins(pair):
     expect(bob.locator("[data-testid=table-page]")).to_have_attribute("data-status", "open")
     screenshot(bob, "table-page-invitation")
     bob.click("[data-testid=join]")
-    _in_game([ann, bob])
+    in_same_game([ann, bob])
     # the table's page now points to the game
     bob.goto(f"/tables/{tid}")
     expect(bob.locator("[data-testid=table-page]")).to_have_attribute("data-status", "started")

@@ -15,7 +15,7 @@ import time
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-from .ui import GAME_URL, play_as_guest, play_between, rest
+from .ui import in_same_game, open_table, play_as_guest, play_between, rest
 
 
 def _meet(ann, bob, table: dict) -> str:
@@ -24,15 +24,7 @@ def _meet(ann, bob, table: dict) -> str:
     row = bob.locator(f"[data-testid=table-row][data-table-id='{table['id']}']")
     expect(row).to_be_visible()
     row.locator("[data-testid=join]").click()
-    ids = set()
-    for seat, page in enumerate((ann, bob)):
-        page.wait_for_url(GAME_URL)
-        match = GAME_URL.search(page.url)
-        assert match
-        ids.add(match.group(1))
-        expect(page.locator("[data-testid=game-root]")).to_have_attribute("data-seat", str(seat))
-    assert len(ids) == 1, ids
-    return ids.pop()
+    return in_same_game([ann, bob])
 
 
 def _guests(new_page) -> tuple:
@@ -71,15 +63,7 @@ def test_two_guests_play_a_rated_realtime_game_to_the_end(new_page, server, meta
     ann, bob, ann_id, bob_id = _guests(new_page)
     for pid in (ann_id, bob_id):
         assert _duel_rating(server, pid) is None
-    ann.select_option("[data-testid=open-table-game]", "duel")
-    ann.select_option("[data-testid=open-table-clock]", "5+15")
-    ann.select_option("[data-testid=open-table-visibility]", "open")
-    with ann.expect_response(
-        lambda r: r.url.endswith("/api/tables") and r.request.method == "POST"
-    ) as resp:
-        ann.click("[data-testid=open-table-submit]")
-    assert resp.value.status == 201, resp.value.text()
-    table = resp.value.json()
+    table = open_table(ann, game="duel", clock="5+15", visibility="open")
     assert table["rated"] is True
     _meet(ann, bob, table)
     for page in (ann, bob):

@@ -15,7 +15,7 @@ import json
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-from .ui import GAME_URL, play_as_guest
+from .ui import GAME_URL, in_same_game, open_table, play_as_guest
 
 
 def _game_id(page) -> str:
@@ -30,18 +30,10 @@ def test_a_rematch_brings_both_players_to_a_new_game_at_their_seats(new_page):
         page.goto("/")
         play_as_guest(page, name)
     expect(ann.locator("[data-testid=lobby-connection]")).to_have_attribute("data-state", "open")
-    ann.select_option("[data-testid=open-table-game]", "duel")
-    ann.select_option("[data-testid=open-table-visibility]", "open")
-    with ann.expect_response(
-        lambda r: r.url.endswith("/api/tables") and r.request.method == "POST"
-    ) as resp:
-        ann.click("[data-testid=open-table-submit]")
-    assert resp.value.status == 201, resp.value.text()
-    bob.goto(f"/tables/{resp.value.json()['id']}")
+    table = open_table(ann, game="duel", visibility="open")
+    bob.goto(f"/tables/{table['id']}")
     bob.click("[data-testid=join]")
-    for seat, page in enumerate((ann, bob)):
-        page.wait_for_url(GAME_URL)
-        expect(page.locator("[data-testid=game-root]")).to_have_attribute("data-seat", str(seat))
+    in_same_game([ann, bob])
     old = _game_id(ann)
     assert _game_id(bob) == old
     # no rematch while the game goes on

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-from .ui import GAME_URL, play_as_guest, rest
+from .ui import in_same_game, open_table, play_as_guest, rest
 
 HOSTILE = "<img src=x onerror=alert(1)> hi"
 REALTIME = re.compile(r"^\d+:\d\d$")
@@ -43,28 +43,12 @@ def table(browser, server):
         pages.append(page)
     ann, bob = pages
     expect(ann.locator("[data-testid=lobby-connection]")).to_have_attribute("data-state", "open")
-    ann.select_option("[data-testid=open-table-game]", "duel")
-    ann.select_option("[data-testid=open-table-clock]", "5+15")
-    ann.select_option("[data-testid=open-table-visibility]", "open")
     expect(ann.locator("[data-testid=open-table-rated]")).to_be_checked()
-    with ann.expect_response(
-        lambda r: r.url.endswith("/api/tables") and r.request.method == "POST"
-    ) as resp:
-        ann.click("[data-testid=open-table-submit]")
-    assert resp.value.status == 201, resp.value.text()
-    opened = resp.value.json()
+    opened = open_table(ann, game="duel", clock="5+15", visibility="open")
     assert opened["rated"] is True
     bob.goto(f"/tables/{opened['id']}")
     bob.click("[data-testid=join]")
-    game_ids = set()
-    for seat, page in enumerate(pages):
-        page.wait_for_url(GAME_URL)
-        match = GAME_URL.search(page.url)
-        assert match
-        game_ids.add(match.group(1))
-        expect(page.locator("[data-testid=game-root]")).to_have_attribute("data-seat", str(seat))
-    assert len(game_ids) == 1, game_ids
-    yield ann, bob, ids, game_ids.pop(), errors
+    yield ann, bob, ids, in_same_game(pages), errors
     for ctx in contexts:
         ctx.close()
 

@@ -88,6 +88,35 @@ def create_in_lobby(page, game: str, seats: list[dict]) -> dict:
     return {"game_id": created["game_id"], "invites": invites, "created": created}
 
 
+def open_table(page, **fields: str) -> dict:
+    """Fill the lobby's "Open a table" form (``game``, ``clock``, ``visibility``: select
+    values) and open the table; the server's answer (checked to be 201)."""
+    for name, value in fields.items():
+        page.select_option(f"[data-testid=open-table-{name}]", value)
+    with page.expect_response(
+        lambda r: r.url.endswith("/api/tables") and r.request.method == "POST"
+    ) as resp:
+        page.click("[data-testid=open-table-submit]")
+    assert resp.value.status == 201, resp.value.text()
+    return resp.value.json()
+
+
+def in_same_game(pages: list) -> str:
+    """Every page went to the same game by itself, each on its own seat (0, 1, ...).
+    Returns the game id."""
+    from playwright.sync_api import expect
+
+    ids = set()
+    for seat, page in enumerate(pages):
+        page.wait_for_url(GAME_URL)
+        match = GAME_URL.search(page.url)
+        assert match
+        ids.add(match.group(1))
+        expect(page.locator("[data-testid=game-root]")).to_have_attribute("data-seat", str(seat))
+    assert len(ids) == 1, ids
+    return ids.pop()
+
+
 # --------------------------------------------------------------------------- reading the page
 
 
