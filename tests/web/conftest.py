@@ -35,6 +35,9 @@ REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts" / "web"
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+# Assertions wait as long as actions do (Playwright's default is 5 s): CI's shared two cores
+# can be several times slower than a developer's machine.
+sync_api.expect.set_options(timeout=20_000)
 pytest.importorskip("fastapi", reason="the server's dependencies are not installed")
 pytest.importorskip("uvicorn", reason="uvicorn is not installed")
 if not Path(CHROMIUM).exists():  # pragma: no cover - depends on the machine

@@ -127,7 +127,7 @@ def test_a_player_whose_time_runs_out_loses(new_page, server):
     # the server ends the game; nobody's page has to say anything
     for page in (ann, bob):
         root = page.locator("[data-testid=game-root]")
-        expect(root).to_have_attribute("data-status", "finished", timeout=15000)
+        expect(root).to_have_attribute("data-status", "finished")
         expect(page.locator("[data-testid=result-text]")).to_contain_text("Bob wins by forfeit")
         expect(page.locator("[data-testid=result-text]")).to_contain_text("Ann ran out of time")
         expect(page.locator("[data-testid=clock-0]")).to_have_attribute("data-remaining", "0")
