@@ -101,10 +101,21 @@ def alive(pid: int) -> bool:
     return data[data.rindex(b")") + 2 :].split()[0] != b"Z"
 
 
+SLACK = 12.0
+"""Seconds a refused bot may take, past its deadline, to be killed and reaped on a loaded
+machine; a host that waited on a never-ending flood would still fail (``within``: 20 s)."""
+
+STDERR_TAIL = "; its stderr ended with: "
+"""Where a reason quotes the bot's own stderr (its words, a traceback of its own included:
+a flooding bot killed at its deadline may die of a broken pipe first)."""
+
+
 def assert_one_clean_line(reason: str) -> None:
+    """One line, short, and none of the host's own errors in the host's words."""
     assert "\n" not in reason and len(reason) < 1000, reason
+    host = reason.split(STDERR_TAIL, 1)[0]
     for raw in ("Traceback", "RecursionError", "JSONDecodeError", "Exceeds the limit"):
-        assert raw not in reason, reason
+        assert raw not in host, reason
 
 
 # ------------------------------------------------------------------ the deadline
@@ -139,7 +150,9 @@ def test_a_flood_does_not_stop_the_clock(tmp_path, flood):
     finally:
         bot.close()
     elapsed = time.monotonic() - t
-    assert 2.0 <= elapsed < 2.0 + 5
+    # the flood never ends: only the host's deadline stops it (the margin covers killing
+    # and reaping a busy program on CI's two loaded cores: 8 s seen once)
+    assert 2.0 <= elapsed < 2.0 + SLACK
     assert info.value.reason.startswith(f"external bot {cmd!r} timed out after 2 s")
     assert_one_clean_line(info.value.reason)
 
@@ -166,7 +179,7 @@ def test_a_flood_in_a_match_is_a_timely_forfeit(tmp_path):
         )
     finally:
         bot.close()
-    assert time.monotonic() - t < 2.0 + 5
+    assert time.monotonic() - t < 2.0 + SLACK
     assert rec.result["end_reason"] == "forfeit" and rec.result["forfeit"]["seat"] == 1
     assert rec.result["forfeit"]["reason"] == (
         f"external bot {cmd!r} timed out after 2 s without an answer; it was stopped"
@@ -359,7 +372,7 @@ def test_close_returns_while_the_program_floods(tmp_path):
     pid = bot.pid
     t = time.monotonic()
     within(30, bot, bot.close)
-    assert time.monotonic() - t < 0.5 + 5
+    assert time.monotonic() - t < 0.5 + SLACK
     assert bot.pid is None and not alive(pid)
 
 
