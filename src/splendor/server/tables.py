@@ -624,17 +624,19 @@ class Tables:
 
     # ------------------------------------------------------------------ pairing
 
-    def _rating(self, player_id: str, kind: str) -> float:
+    def _ratings(self, player_ids: Sequence[str], kind: str) -> dict[str, float]:
+        """The displayed rating of each player in ``kind`` (``ratings.value``; a newcomer's
+        rating for a player without one), in one query."""
         with self.storage.session() as s:
-            stored = s.scalar(
-                select(RatingRow.rating).where(
-                    RatingRow.player_id == player_id, RatingRow.kind == kind
-                )
+            stored = dict(
+                s.execute(
+                    select(RatingRow.player_id, RatingRow.value).where(
+                        RatingRow.player_id.in_(set(player_ids)), RatingRow.kind == kind
+                    )
+                ).all()
             )
-        if not isinstance(stored, dict):
-            return initial_rating(kind).value
-        value = stored.get("value")
-        return float(value) if isinstance(value, (int, float)) else initial_rating(kind).value
+        newcomer = initial_rating(kind).value
+        return {p: float(stored.get(p, newcomer)) for p in player_ids}
 
     async def play_now(self, player: Player, body: dict[str, Any]) -> dict[str, Any]:
         """Quick pairing: ``body`` is ``{"game", "num_players", "clock"}``. Joins the open,
@@ -647,7 +649,6 @@ class Tables:
         module, n = _game_and_size(body)
         clock = check_clock(body.get("clock"), self.min_clock)
         kind = game_kind(module.GAME_NAME, n)
-        mine = await asyncio.to_thread(self._rating, player.id, kind)
         candidates = [
             t
             for t in await asyncio.to_thread(self.lobby)
@@ -660,10 +661,14 @@ class Tables:
             and all(s["player_id"] != player.id for s in t["seats"])
             and any(s["free"] for s in t["seats"])
         ]
-        ratings = {
-            t["id"]: await asyncio.to_thread(self._rating, t["host"], kind) for t in candidates
-        }
-        for t in sorted(candidates, key=lambda t: (abs(ratings[t["id"]] - mine), t["created_at"])):
+        ratings = await asyncio.to_thread(
+            self._ratings, [player.id, *(t["host"] for t in candidates)], kind
+        )
+        mine = ratings[player.id]
+        by_distance = sorted(
+            candidates, key=lambda t: (abs(ratings[t["host"]] - mine), t["created_at"])
+        )
+        for t in by_distance:
             try:
                 return await self.join(player, t["id"])
             except Conflict:
