@@ -182,9 +182,9 @@ def action_json(action: Any) -> dict[str, Any]:
 def notation_hint(game: str, entry: str) -> str:
     """How to write a decision of ``game`` that starts like ``entry``."""
     if game == "duel":
-        from ..tui.explain_duel import notation_hint as hint
+        from ..duel.explain import notation_hint as hint
     else:
-        from ..tui.explain import notation_hint as hint
+        from ..classic.explain import notation_hint as hint
     return hint(entry or "?")
 
 
@@ -254,13 +254,13 @@ def _game_name(state: Any) -> str:
 
 def explain(game: str, observation: Any, action: Any) -> str:
     """Why ``action`` is not legal in ``observation`` (words for a person; best effort,
-    the engine decides). Uses :func:`splendor.tui.explain.why_illegal` (classic, C6-C17) or
-    :func:`splendor.tui.explain_duel.why_illegal` (D6-D20)."""
+    the engine decides). Uses :func:`splendor.classic.explain.why_illegal` (classic, C6-C17) or
+    :func:`splendor.duel.explain.why_illegal` (D6-D20)."""
     if game == "duel":
-        from ..tui import explain_duel
+        from ..duel import explain as explain_duel
 
         return explain_duel.why_illegal(observation, action)
-    from ..tui import explain as explain_classic
+    from ..classic import explain as explain_classic
 
     return explain_classic.why_illegal(observation, action)
 

@@ -22,8 +22,10 @@ from rich.console import RenderableType
 from rich.text import Text
 
 from .. import classic, duel
+from ..classic import explain
+from ..duel import explain as explain_duel
 from ..game import get_game
-from . import explain, explain_duel, render, render_duel
+from . import render, render_duel
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from .explain import why_illegal
+from ..classic.explain import why_illegal
 from .games import CLASSIC, GameUI, ui_for
 
 HELP_COMMANDS = """\

@@ -1,5 +1,6 @@
-"""Why a Splendor Duel entry is not a usable decision, in words for the person at the
-terminal (best effort: the rules engine, :mod:`splendor.duel.rules`, is the authority).
+"""Why a Splendor Duel entry is not a usable decision, in words for a person: the
+terminal and the web server both take them from here (best effort: the rules engine,
+:mod:`splendor.duel.rules`, is the authority).
 
 :func:`why_illegal` explains a well-formed action that is not legal now (a line with a gap
 or a gold, a card out of reach, no gold to reserve with, the reserve limit, a privilege
@@ -13,9 +14,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..colors import DUEL_GOLD, DUEL_TOKEN_LETTERS, GEM_LETTERS, NUM_GEMS, PEARL
-from ..duel import Action, HiddenCard, Observation
-from ..duel.board import cell_name
-from ..duel.cards import MAX_RESERVED
+from .actions import Action
+from .board import cell_name
+from .cards import MAX_RESERVED
+from .state import HiddenCard, Observation
 
 _PHASE_KINDS = {
     "main": {"privilege", "replenish", "take", "take_gold", "buy", "buy_choose", "pass"},

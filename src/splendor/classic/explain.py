@@ -1,5 +1,6 @@
-"""Why a classic Splendor entry is not a usable decision, in words for the person at the
-terminal (best effort: the rules engine, :mod:`splendor.classic.rules`, is the authority).
+"""Why a classic Splendor entry is not a usable decision, in words for a person: the
+terminal and the web server both take them from here (best effort: the rules engine,
+:mod:`splendor.classic.rules`, is the authority).
 
 :func:`why_illegal` explains a well-formed action that is not legal now; :func:`notation_hint`
 explains an entry that is not an action at all.
@@ -9,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..classic import Action, HiddenCard, Observation
 from ..colors import GEM_LETTERS, NUM_GEMS
+from .actions import Action
+from .state import HiddenCard, Observation
 
 
 def notation_hint(entry: str, error: str = "") -> str:
