@@ -17,6 +17,8 @@ LAYER = {
     "data": 0,
     "colors": 0,
     "core": 0,
+    "i18n": 0,
+    "explain": 0,
     "classic": 1,
     "duel": 1,
     "game": 2,

@@ -5,7 +5,9 @@ terminal and the web server both take them from here (best effort: the rules eng
 :func:`why_illegal` explains a well-formed action that is not legal now (a line with a gap
 or a gold, a card out of reach, no gold to reserve with, the reserve limit, a privilege
 after replenishing, a decision of another phase, ...); :func:`notation_hint` explains an
-entry that is not an action at all.
+entry that is not an action at all. Both speak the reader's language (``language``:
+``"en"``, ``"fr"`` or ``"nl"``, :mod:`splendor.i18n`); the notation itself (``take c3 c4``)
+is the same in every language.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from .. import explain as shared
 from ..colors import DUEL_GOLD, DUEL_TOKEN_LETTERS, GEM_LETTERS, NUM_GEMS, PEARL
+from ..i18n import DEFAULT_LANGUAGE, Messages, messages
 from .actions import Action
 from .board import cell_name
 from .cards import MAX_RESERVED
@@ -31,169 +35,199 @@ _PHASE_KINDS = {
 }
 """The kinds of decision each phase asks for."""
 
-_PHASE_WANTS = {
-    "reserve": "you took a gold: choose the card to reserve first ('reserve 2.3' or "
-    "'reserve d1', D9)",
-    "payment": "finish the payment first ('gold W' spends a gold for a W, 'pay' ends it, D10)",
-    "joker": "attach the joker you bought first ('joker W', D14)",
-    "token": "take the token of the card's ability first ('token c3', D15)",
-    "steal": "choose the token to steal first ('steal W', D17)",
-    "royal": "choose a royal card first ('royal 1', D19)",
-    "return tokens": "return tokens first, one at a time ('return W', 'return *', D20)",
-}
 
-_TOKEN_NAMES = ("W", "U", "G", "R", "K", "pearl", "gold")
+def _phase_wants(t: Messages, phase: str) -> str:
+    """What the phase ``phase`` asks for first, in words."""
+    wants = {
+        "reserve": t.gettext(
+            "you took a gold: choose the card to reserve first ('reserve 2.3' or 'reserve d1', D9)"
+        ),
+        "payment": t.gettext(
+            "finish the payment first ('gold W' spends a gold for a W, 'pay' ends it, D10)"
+        ),
+        "joker": t.gettext("attach the joker you bought first ('joker W', D14)"),
+        "token": t.gettext("take the token of the card's ability first ('token c3', D15)"),
+        "steal": t.gettext("choose the token to steal first ('steal W', D17)"),
+        "royal": t.gettext("choose a royal card first ('royal 1', D19)"),
+        "return tokens": t.gettext(
+            "return tokens first, one at a time ('return W', 'return *', D20)"
+        ),
+    }
+    return wants.get(phase) or t.gettext("the decision now is: {phase}", phase=phase)
 
 
-def _what(v: int | None) -> str:
+def _token_name(t: Messages, c: int) -> str:
+    """A token's name: its colour letter (W U G R K), or pearl, or gold."""
+    if c == PEARL:
+        return t.gettext("pearl")
+    if c == DUEL_GOLD:
+        return t.gettext("gold")
+    return GEM_LETTERS[c]
+
+
+def _what(t: Messages, v: int | None) -> str:
     """What a cell holds, in words."""
     if v is None:
-        return "nothing (it is empty)"
+        return t.gettext("nothing (it is empty)")
     if v == DUEL_GOLD:
-        return "a gold"
+        return t.gettext("a gold")
     if v == PEARL:
-        return "a pearl"
-    return f"a {GEM_LETTERS[v]}"
+        return t.gettext("a pearl")
+    return t.gettext("a {colour}", colour=GEM_LETTERS[v])
 
 
 def _gold_cells(obs: Observation) -> list[str]:
     return [cell_name(i) for i, v in enumerate(obs.board) if v == DUEL_GOLD]
 
 
-def _reserve_blocker(obs: Observation, me: Any) -> str | None:
+def _reserve_blocker(t: Messages, obs: Observation, me: Any) -> str | None:
     """Why no gold can be taken to reserve (D9), or None."""
     if len(me.reserved) >= MAX_RESERVED:
-        return f"you already hold {MAX_RESERVED} reserved cards, the limit (D9)"
+        return t.gettext(
+            "you already hold {limit} reserved cards, the limit (D9)", limit=MAX_RESERVED
+        )
     if not _gold_cells(obs):
-        return "there is no gold on the board, and reserving needs one (D9)"
+        return t.gettext("there is no gold on the board, and reserving needs one (D9)")
     if not any(c is not None for lvl in obs.pyramid for c in lvl) and not any(obs.deck_sizes):
-        return "no card is left to reserve"
+        return t.gettext("no card is left to reserve")
     return None
 
 
-def cannot_afford(cost: Sequence[int], bonuses: Sequence[int], tokens: Sequence[int]) -> str | None:
+def cannot_afford(
+    cost: Sequence[int],
+    bonuses: Sequence[int],
+    tokens: Sequence[int],
+    language: str = DEFAULT_LANGUAGE,
+) -> str | None:
     """Why ``cost`` (W U G R K pearl) is out of reach (D10), or None when the tokens and
-    gold cover it. Bonuses reduce gem costs, never pearls."""
-    short = []
-    for c in range(6):
-        owed = cost[c] - (bonuses[c] if c < NUM_GEMS else 0)
-        owed = max(0, owed)
-        if owed > tokens[c]:
-            short.append((c, owed - tokens[c]))
-    missing = sum(n for _, n in short)
-    gold = tokens[DUEL_GOLD]
-    if missing <= gold:
-        return None
-    detail = " ".join(f"{n}{DUEL_TOKEN_LETTERS[c]}" for c, n in short)
-    return f"you cannot afford it: {missing} short ({detail}) and you hold {gold} gold"
+    gold cover it. Bonuses reduce gem costs, never pearls.
+
+    Raises:
+        ValueError: an unknown ``language``.
+    """
+    return shared.cannot_afford(
+        messages(language), cost, bonuses, tokens, DUEL_TOKEN_LETTERS[: NUM_GEMS + 1]
+    )
 
 
-def _buy_reason(obs: Observation, action: Action, me: Any) -> str:
+def _buy_reason(t: Messages, obs: Observation, action: Action, me: Any) -> str:
     assert action.slot is not None
     if action.reserved:
         if action.slot > len(me.reserved):
-            held = len(me.reserved)
-            return f"you have no reserved card {action.slot} (you hold {held})"
+            return shared.no_reserved_card(t, action.slot, len(me.reserved))
         card = me.reserved[action.slot - 1]
         if isinstance(card, HiddenCard):  # never for one's own seat (D22)
-            return "not legal now"
+            return t.gettext("not legal now")
         where = f"r{action.slot}"
     else:
         assert action.level is not None
         card = obs.pyramid[action.level - 1][action.slot - 1]
         where = f"{action.level}.{action.slot}"
         if card is None:
-            return f"slot {where} is empty"
+            return t.gettext("slot {slot} is empty", slot=where)
     if card.is_joker and not any(me.bonuses):
-        return (
+        return t.gettext(
             "a joker card needs one of your cards with a coloured bonus to attach to, and "
             "you have none yet (D14)"
         )
-    why = cannot_afford(card.cost, me.bonuses, me.tokens)
+    why = cannot_afford(card.cost, me.bonuses, me.tokens, t.language)
     if why is not None:
         return why
     if action.kind == "buy_choose":
-        return (
+        return t.gettext(
             "there is no payment to choose (that needs spare gold beyond what the card "
-            f"requires): type 'buy {where}'"
+            "requires): type 'buy {where}'",
+            where=where,
         )
-    return "not legal now"
+    return t.gettext("not legal now")
 
 
-def _main_reason(obs: Observation, action: Action, me: Any) -> str:
+def _main_reason(t: Messages, obs: Observation, action: Action, me: Any) -> str:
     kind = action.kind
     board = obs.board
     if kind == "privilege":
         cell = action.cells[0]
         name = cell_name(cell)
         if me.privileges == 0:
-            return (
+            return t.gettext(
                 "you hold no privilege (you get one when your opponent replenishes the "
                 "board or takes 3 tokens of a colour or both pearls, D6-D8)"
             )
         if obs.replenished:
-            return (
+            return t.gettext(
                 "privileges are used before replenishing, and the board was replenished "
                 "this turn (D6, D7)"
             )
         if board[cell] is None:
-            return f"{name} is empty"
+            return t.gettext("{cell} is empty", cell=name)
         if board[cell] == DUEL_GOLD:
-            return f"{name} holds a gold: a privilege takes a gem or a pearl, never gold (D6)"
-        return "not legal now"
+            return t.gettext(
+                "{cell} holds a gold: a privilege takes a gem or a pearl, never gold (D6)",
+                cell=name,
+            )
+        return t.gettext("not legal now")
     if kind == "replenish":
         if obs.replenished:
-            return "the board was already replenished this turn (D7)"
+            return t.gettext("the board was already replenished this turn (D7)")
         if not sum(obs.bag):
-            return "the bag is empty: there is nothing to replenish with (D7)"
-        return "not legal now"
+            return t.gettext("the bag is empty: there is nothing to replenish with (D7)")
+        return t.gettext("not legal now")
     if kind == "take":
         for cell in action.cells:
             v = board[cell]
             name = cell_name(cell)
             if v is None:
                 if len(action.cells) == 1:
-                    return f"{name} is empty"
-                return f"{name} is empty: a line may have no gap (D8)"
+                    return t.gettext("{cell} is empty", cell=name)
+                return t.gettext("{cell} is empty: a line may have no gap (D8)", cell=name)
             if v == DUEL_GOLD:
-                return (
-                    f"{name} holds a gold: gold is never taken in a line, only with "
-                    f"'gold {name}' to reserve a card (D8, D9)"
+                return t.gettext(
+                    "{cell} holds a gold: gold is never taken in a line, only with "
+                    "'gold {cell}' to reserve a card (D8, D9)",
+                    cell=name,
                 )
-        return "not legal now"
+        return t.gettext("not legal now")
     if kind == "take_gold":
         cell = action.cells[0]
         name = cell_name(cell)
-        blocker = _reserve_blocker(obs, me)
+        blocker = _reserve_blocker(t, obs, me)
         if blocker is not None:
             return blocker
         if board[cell] != DUEL_GOLD:
             golds = " ".join(_gold_cells(obs))
-            held = "is empty" if board[cell] is None else f"holds {_what(board[cell])}"
-            return f"{name} {held}, not a gold: the gold is on {golds}"
-        return "not legal now"
+            if board[cell] is None:
+                return t.gettext(
+                    "{cell} is empty, not a gold: the gold is on {golds}", cell=name, golds=golds
+                )
+            return t.gettext(
+                "{cell} holds {what}, not a gold: the gold is on {golds}",
+                cell=name,
+                what=_what(t, board[cell]),
+                golds=golds,
+            )
+        return t.gettext("not legal now")
     if kind in ("buy", "buy_choose"):
-        return _buy_reason(obs, action, me)
+        return _buy_reason(t, obs, action, me)
     if kind == "pass":
-        return "passing is allowed only when nothing else is possible"
-    return "not legal now"
+        return t.gettext("passing is allowed only when nothing else is possible")
+    return t.gettext("not legal now")
 
 
-def _later_reason(obs: Observation, action: Action, me: Any) -> str:
+def _later_reason(t: Messages, obs: Observation, action: Action, me: Any) -> str:
     """An action of the phase being played that is not legal."""
     kind = action.kind
     if kind == "reserve_pyramid":
-        return f"slot {action.level}.{action.slot} is empty"
+        return t.gettext("slot {slot} is empty", slot=f"{action.level}.{action.slot}")
     if kind == "reserve_deck":
-        return f"the level-{action.level} deck is empty"
+        return t.gettext("the level-{level} deck is empty", level=action.level)
     if kind == "pay_gold" and obs.payment is not None:
         _, need, spent = obs.payment
         c = action.colors[0]
         if need[c] <= 0:
-            return f"nothing more is owed in {_TOKEN_NAMES[c]}"
+            return t.gettext("nothing more is owed in {token}", token=_token_name(t, c))
         if me.tokens[DUEL_GOLD] - spent <= 0:
-            return "you have no gold left to spend"
-        return "that would leave the rest of the payment short: spend the gold elsewhere"
+            return t.gettext("you have no gold left to spend")
+        return t.gettext("that would leave the rest of the payment short: spend the gold elsewhere")
     if kind == "pay" and obs.payment is not None:
         _, need, spent = obs.payment
         lacking = [
@@ -201,95 +235,125 @@ def _later_reason(obs: Observation, action: Action, me: Any) -> str:
             for c in range(6)
             if need[c] > me.tokens[c]
         ]
-        return f"you still lack {' '.join(lacking)}: spend gold for it ('gold W')"
+        return t.gettext(
+            "you still lack {lacking}: spend gold for it ('gold W')", lacking=" ".join(lacking)
+        )
     if kind == "joker":
         c = action.colors[0]
         have = " ".join(GEM_LETTERS[k] for k in range(NUM_GEMS) if me.bonuses[k])
-        return (
-            f"you have no card with a {GEM_LETTERS[c]} bonus to attach the joker to "
-            f"(you have: {have or 'none'}) (D14)"
+        return t.gettext(
+            "you have no card with a {colour} bonus to attach the joker to "
+            "(you have: {have}) (D14)",
+            colour=GEM_LETTERS[c],
+            have=have or t.gettext("none"),
         )
     if kind == "token":
         card = obs.pending_card
         cell = action.cells[0]
         if card is None or not 0 <= card.color < NUM_GEMS:
-            return "not legal now"
-        want = GEM_LETTERS[card.color]
+            return t.gettext("not legal now")
         cells = [cell_name(i) for i, v in enumerate(obs.board) if v == card.color]
-        return (
-            f"{cell_name(cell)} holds {_what(obs.board[cell])}; the ability takes a {want} "
-            f"token (on {' '.join(cells) or 'no cell'}) (D15)"
+        return t.gettext(
+            "{cell} holds {what}; the ability takes a {colour} token (on {cells}) (D15)",
+            cell=cell_name(cell),
+            what=_what(t, obs.board[cell]),
+            colour=GEM_LETTERS[card.color],
+            cells=" ".join(cells) or t.gettext("no cell"),
         )
     if kind == "steal":
-        c = action.colors[0]
-        return f"your opponent holds no {_TOKEN_NAMES[c]} token to steal (D17)"
+        return t.gettext(
+            "your opponent holds no {token} token to steal (D17)",
+            token=_token_name(t, action.colors[0]),
+        )
     if kind == "royal":
-        return f"royal card {action.slot} was already taken (D19)"
+        return t.gettext("royal card {slot} was already taken (D19)", slot=action.slot)
     if kind == "return":
-        c = action.colors[0]
-        return f"you hold no {_TOKEN_NAMES[c]} token"
-    return "not legal now"
+        return t.gettext("you hold no {token} token", token=_token_name(t, action.colors[0]))
+    return t.gettext("not legal now")
 
 
-def why_illegal(obs: Observation, action: Action) -> str:
-    """A short reason why ``action`` is not legal for the seat to play in ``obs``."""
+def why_illegal(obs: Observation, action: Action, language: str = DEFAULT_LANGUAGE) -> str:
+    """A short reason why ``action`` is not legal for the seat to play in ``obs``, in
+    ``language``.
+
+    Raises:
+        ValueError: an unknown ``language``.
+    """
+    t = messages(language)
     seat = obs.current_player
     if seat is None:
-        return "the game is over"
+        return t.gettext("the game is over")
     me = obs.player(seat)
     phase = obs.phase
     kind = action.kind
     if kind not in _PHASE_KINDS.get(phase, set()):
         if phase == "main" and kind in ("reserve_pyramid", "reserve_deck"):
-            blocker = _reserve_blocker(obs, me)
+            blocker = _reserve_blocker(t, obs, me)
             if blocker is not None:
                 return blocker
             golds = _gold_cells(obs)
-            return (
-                f"to reserve, first take a gold from the board ('gold {golds[0]}'; gold on "
-                f"{' '.join(golds)}), then choose the card ('{action}') (D9)"
+            return t.gettext(
+                "to reserve, first take a gold from the board ('gold {cell}'; gold on "
+                "{golds}), then choose the card ('{action}') (D9)",
+                cell=golds[0],
+                golds=" ".join(golds),
+                action=str(action),
             )
         if phase == "main":
-            return (
+            return t.gettext(
                 "that is only asked later in a turn (a payment, a joker, a token, a steal, "
                 "a royal card or returning tokens)"
             )
-        return _PHASE_WANTS.get(phase, f"the decision now is: {phase}")
+        return _phase_wants(t, phase)
     if phase == "main":
-        return _main_reason(obs, action, me)
-    return _later_reason(obs, action, me)
+        return _main_reason(t, obs, action, me)
+    return _later_reason(t, obs, action, me)
 
 
-_VERB_HINTS = {
-    "take": "take names 1-3 adjacent cells of the board, like 'take c3 c4 c5' (columns a-e, "
-    "rows 1-5 from the top)",
-    "privilege": "spend a privilege on one cell: 'privilege c3'",
-    "gold": "take the gold on a cell to reserve ('gold a1'), or while paying spend a gold "
-    "for a colour ('gold W', 'gold P')",
-    "reserve": "after 'gold a1', reserve a pyramid card ('reserve 2.3') or a deck's top card "
-    "('reserve d1')",
-    "buy": "buy a pyramid card by level.slot ('buy 2.3': level 1 has slots 1-5, level 2 1-4, "
-    "level 3 1-3) or your reserved card ('buy r1')",
-    "joker": "attach the joker to a colour: 'joker W'",
-    "token": "take the token on a cell: 'token c3'",
-    "steal": "steal a gem or pearl: 'steal W', 'steal P'",
-    "royal": "choose a royal card by its number: 'royal 1'",
-    "return": "return one token: 'return W' ('return P' pearl, 'return *' gold)",
-}
+def _verb_hints(t: Messages) -> dict[str, str]:
+    return {
+        "take": t.gettext(
+            "take names 1-3 adjacent cells of the board, like 'take c3 c4 c5' (columns a-e, "
+            "rows 1-5 from the top)"
+        ),
+        "privilege": t.gettext("spend a privilege on one cell: 'privilege c3'"),
+        "gold": t.gettext(
+            "take the gold on a cell to reserve ('gold a1'), or while paying spend a gold "
+            "for a colour ('gold W', 'gold P')"
+        ),
+        "reserve": t.gettext(
+            "after 'gold a1', reserve a pyramid card ('reserve 2.3') or a deck's top card "
+            "('reserve d1')"
+        ),
+        "buy": t.gettext(
+            "buy a pyramid card by level.slot ('buy 2.3': level 1 has slots 1-5, level 2 1-4, "
+            "level 3 1-3) or your reserved card ('buy r1')"
+        ),
+        "joker": t.gettext("attach the joker to a colour: 'joker W'"),
+        "token": t.gettext("take the token on a cell: 'token c3'"),
+        "steal": t.gettext("steal a gem or pearl: 'steal W', 'steal P'"),
+        "royal": t.gettext("choose a royal card by its number: 'royal 1'"),
+        "return": t.gettext("return one token: 'return W' ('return P' pearl, 'return *' gold)"),
+    }
 
 
-def notation_hint(entry: str, error: str = "") -> str:
-    """What was wrong with ``entry`` (``error``: the parser's message) and how to write
-    the decision instead."""
+def notation_hint(entry: str, error: str = "", language: str = DEFAULT_LANGUAGE) -> str:
+    """What was wrong with ``entry`` (``error``: the parser's message, in English) and how
+    to write the decision instead, in ``language``.
+
+    Raises:
+        ValueError: an unknown ``language``.
+    """
+    t = messages(language)
     verb = entry.split()[0].lower() if entry.split() else ""
     reason = error.splitlines()[0] if error else ""
     if reason.startswith("cannot read action "):
         reason = reason.split(": ", 1)[1] if ": " in reason else ""
-    hint = _VERB_HINTS.get(verb)
+    hint = _verb_hints(t).get(verb)
     if hint is None:
-        hint = "type ? for the notation, or the number of a decision in the list"
+        hint = t.gettext("type ? for the notation, or the number of a decision in the list")
         if verb == "noble":
-            reason = "Splendor Duel has royal cards, not nobles ('royal 1')"
+            reason = t.gettext("Splendor Duel has royal cards, not nobles ('royal 1')")
     if not reason:
         return hint
     if "(D" in reason:  # the parser already said how (a line is adjacent cells, D8)
