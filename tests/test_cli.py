@@ -261,6 +261,14 @@ def test_a_person_plays_duel_from_piped_input(tmp_path):
     rec = GameRecord.load(path)
     assert rec.result is None and rec.actions[0] == "take b1 c1" and rec.options == {}
     rec.replay()
+    # the same game played on from where it stopped (issue 16): the next entry is the
+    # person's second decision
+    more = _run("play", "--resume", str(path), stdin="?\n")
+    assert more.exit_code == 0, more.output
+    assert f"resuming {path} after 2 decisions" in " ".join(more.stdout.split())
+    assert "Splendor Duel · turn 3 · ▶ your move (seat 0)" in more.stdout
+    again = GameRecord.load(path)
+    assert again.actions == rec.actions and again.players == ["ann", "random"]
 
 
 @pytest.mark.parametrize(

@@ -57,6 +57,13 @@ def play(
         help="Duel only (rule D25): end the game with no winner after N turns; 0 for none. "
         "Default: none when a person plays, 400 for bots-only games. Stored in the record.",
     ),
+    resume: Path | None = typer.Option(
+        None,
+        "--resume",
+        help="Play on an unfinished game saved by `splendor play` (on Ctrl-C, end of input or "
+        "quit): its game, seats, names, seed and decisions come from the record, which is "
+        "saved back to the same file unless --record is given.",
+    ),
 ) -> None:
     """Play a game in the terminal: people against bots, or bots against each other.
 
@@ -64,7 +71,8 @@ def play(
     players) on a 5x5 token board whose cells are named a1-e5 (columns a-e from the left,
     rows 1-5 from the top): `take c3 c4 c5`, `gold a1` then `reserve 2.3`, `buy 1.2`.
     On your turn type an action or its number from the list; `?` shows the notation.
-    The record is saved at the end, and also on Ctrl-C or end of input (unfinished).
+    The record is saved at the end, and also on Ctrl-C or end of input (unfinished);
+    `--resume RECORD` plays such a game on.
     """
     from .tui.app import run_play
 
@@ -78,6 +86,7 @@ def play(
         delay=delay,
         quiet=quiet,
         turn_cap=turn_cap,
+        resume=resume,
     )
     raise typer.Exit(code)
 

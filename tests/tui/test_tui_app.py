@@ -259,3 +259,67 @@ def test_watching_bots_with_a_delay_shows_the_board_each_round(tmp_path, monkeyp
     rounds = (final.turn - 1) // 2  # rounds begun after the first, before the end
     assert out.count("supply ") >= rounds  # one board per round, plus the final one
     assert "your move" not in out and "(you)" not in out
+
+
+def test_resume_plays_an_unfinished_game_on_to_its_end(tmp_path):
+    """Issue 16: a game stopped by end of input is played on with ``--resume``: same
+    seats, names, seed and decisions, saved back to the same file, finished."""
+    path = tmp_path / "g.json"
+    stopped = run_play(
+        seats="human,random",
+        seed=4,
+        record_path=path,
+        human_name="Ann",
+        console=console(),
+        input_fn=feeder(["take W U G", "1"]),
+    )
+    assert stopped == 0
+    before = GameRecord.load(path)
+    assert before.result is None and len(before.actions) == 4
+    tries = [f"buy {lvl}.{slot}" for lvl in (3, 2, 1) for slot in (1, 2, 3, 4)]
+    entries = iter([*tries, "buy r1", "buy r2", "buy r3", "1"] * 10_000)
+    con = console()
+    # the options of a new game are ignored: the record says what the game is
+    code = run_play(
+        seats="random,random,random",
+        players=3,
+        seed=99,
+        resume=path,
+        console=con,
+        input_fn=lambda _: next(entries),
+    )
+    assert code == 0
+    after = GameRecord.load(path)
+    assert after.actions[:4] == before.actions and len(after.actions) > 4
+    assert after.players == ["Ann", "random"] and after.seed == 4
+    assert after.metadata["seats"] == ["human", "random"]
+    assert after.metadata["resumed_after"] == [4]
+    final = after.replay()
+    assert final.is_terminal and after.result is not None
+    out = text_of(con)
+    assert f"resuming {path} after 4 decisions" in out and "game over after" in out
+
+
+def test_resume_refuses_what_cannot_be_played_on(tmp_path):
+    finished = tmp_path / "done.json"
+    assert run_play(seats="random,random", seed=1, record_path=finished, console=console()) == 0
+    con = console()
+    assert run_play(resume=finished, console=con) == 2
+    assert "is over: there is nothing to resume" in text_of(con)
+
+    foreign = tmp_path / "arena.json"  # a record of another program: no seats
+    rec = GameRecord(game="splendor", num_players=2, players=["a", "b"], seed=3)
+    rec.save(foreign)
+    con = console()
+    assert run_play(resume=foreign, console=con) == 2
+    assert 'does not say who plays each seat (its metadata has no "seats"' in text_of(con)
+
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"game": "splendor", "actions": [1, 2', encoding="utf-8")
+    con = console()
+    assert run_play(resume=broken, console=con) == 1
+    assert "invalid record:" in text_of(con)
+    con = console()
+    assert run_play(resume=tmp_path / "missing.json", console=con) == 1
+    assert "invalid record:" in text_of(con)
+    assert not (tmp_path / "records").exists()

@@ -144,3 +144,35 @@ def test_choosing_a_payment_when_there_is_none_to_choose_is_explained():
     ):
         parse_entry(f"{buy} choose", obs, legal)
     assert parse_entry(str(buy), obs, legal) == buy
+
+
+def test_keys_typed_while_preparing_are_discarded(tmp_path):
+    """Issue 16: what a person typed on the terminal before the first prompt (while the
+    engine was preparing) is dropped, not read as a move; a pipe or a file is left alone
+    (its lines are meant to be read)."""
+    import os
+    import select
+
+    from splendor.tui.human import discard_typeahead
+
+    master, slave = os.openpty()
+    try:
+        os.write(master, b"take W U G\n")
+        with os.fdopen(os.dup(slave), "rb", buffering=0) as terminal:
+            assert select.select([terminal], [], [], 1.0)[0]  # typed ahead: waiting
+            assert discard_typeahead(terminal) is True
+            assert select.select([terminal], [], [], 0.2)[0] == []  # gone
+            os.write(master, b"buy 1.1\n")  # typed after: kept
+            assert select.select([terminal], [], [], 1.0)[0]
+            assert terminal.read(64) == b"buy 1.1\n"
+    finally:
+        os.close(master)
+        os.close(slave)
+    piped = tmp_path / "moves.txt"
+    piped.write_text("take W U G\n")
+    with piped.open() as f:
+        assert discard_typeahead(f) is False
+        assert f.readline() == "take W U G\n"
+    import io
+
+    assert discard_typeahead(io.StringIO("x")) is False

@@ -37,9 +37,9 @@ from ..bots import BOT_NAMES, make_bot, parse_bot_spec
 from ..bots.external import ExternalBot
 from ..game import get_game, seats_summary
 from ..match import AgentError, play_game
-from ..record import GameRecord
+from ..record import GameRecord, RecordError
 from .games import GameUI, ui_for
-from .human import HumanAgent, QuitGame
+from .human import HumanAgent, QuitGame, discard_typeahead
 
 HUMAN = "human"
 SEAT_KINDS: tuple[str, ...] = (HUMAN, *BOT_NAMES)
@@ -173,6 +173,38 @@ class _Narrated:
         return choice
 
 
+def load_unfinished(path: Path | str) -> GameRecord:
+    """The unfinished game saved in the record ``path`` (by ``splendor play`` on Ctrl-C, end
+    of input or ``quit``), checked so that it can be played on: its actions replay, it has
+    no result, and its ``metadata.seats`` says who plays each seat.
+
+    Raises:
+        RecordError: the file cannot be read, or is not a valid record (its message says
+            which field is wrong).
+        PlayOptionError: the game is over, or the record does not say who sits where (a
+            record not saved by ``splendor play``), or its seats are not playable here.
+    """
+    rec = GameRecord.load(path)
+    final = rec.replay()
+    if rec.result is not None or final.is_terminal:
+        raise PlayOptionError(
+            f"the game in {path} is over: there is nothing to resume "
+            f"(`splendor replay {path}` shows it)"
+        )
+    seats = rec.metadata.get("seats")
+    if not (
+        isinstance(seats, list)
+        and len(seats) == rec.num_players
+        and all(isinstance(s, str) for s in seats)
+    ):
+        raise PlayOptionError(
+            f'{path} does not say who plays each seat (its metadata has no "seats" list of '
+            f"{rec.num_players}): only records saved by `splendor play` can be resumed"
+        )
+    parse_seats(rec.num_players, seats, rec.game)  # still playable here
+    return rec
+
+
 def resolve_turn_cap(ui: GameUI, turn_cap: int | None, any_human: bool) -> int | None:
     """The turn cap (D25) a game is played with.
 
@@ -211,6 +243,7 @@ def run_play(
     delay: float = 0.0,
     quiet: bool = False,
     turn_cap: int | None = None,
+    resume: Path | str | None = None,
     console: Console | None = None,
     input_fn: Callable[[str], str] | None = None,
 ) -> int:
@@ -231,6 +264,11 @@ def run_play(
         turn_cap: Duel only (D25): end the game with no winner after this many turns; 0
             for none. Default: none when a person plays, :data:`BOT_TURN_CAP` for
             bots-only games. The cap is stored in the record's ``options``.
+        resume: an unfinished record to play on (:func:`load_unfinished`): its game, seats,
+            names, seed, options and decisions replace ``game``, ``players``, ``seats``,
+            ``seed``, ``turn_cap`` and ``human_name``, and it is saved back to the same
+            file unless ``record_path`` is given. An unreadable record is an error (1);
+            a finished one, or one without seats, bad options (2).
         console: where to draw (default: stdout).
         input_fn: how human seats read a line (default: the console); for tests.
 
@@ -240,12 +278,27 @@ def run_play(
     """
     out = console or Console(highlight=False)
     err = Console(stderr=True, highlight=False) if console is None else out
+    resumed: GameRecord | None = None
     try:
+        if resume is not None:
+            resumed = load_unfinished(resume)
+            game, players, seats, seed = (
+                resumed.game,
+                resumed.num_players,
+                resumed.metadata["seats"],
+                resumed.seed,
+            )
         ui = game_ui(game)
         kinds = parse_seats(players, seats, ui.name)
-        cap = resolve_turn_cap(ui, turn_cap, HUMAN in kinds)
+        if resumed is not None:
+            cap = resumed.options.get("turn_cap")
+        else:
+            cap = resolve_turn_cap(ui, turn_cap, HUMAN in kinds)
+    except RecordError as e:
+        err.print(Text("error: ", style="bold red") + Text(f"invalid record: {e}"), soft_wrap=True)
+        return EXIT_ERROR
     except PlayOptionError as e:
-        err.print(Text("error: ", style="bold red") + Text(str(e)))
+        err.print(Text("error: ", style="bold red") + Text(str(e)), soft_wrap=True)
         return EXIT_USAGE
     if delay < 0:
         err.print(
@@ -263,10 +316,14 @@ def run_play(
     module = ui.module
     render = ui.render
     options: dict[str, Any] = {"turn_cap": cap} if cap is not None else {}
-    names = seat_names(kinds, human_name)
+    names = list(resumed.players) if resumed is not None else seat_names(kinds, human_name)
     humans = [i for i, k in enumerate(kinds) if k == HUMAN]
     quiet = quiet and not humans
-    path = Path(record_path) if record_path is not None else default_record_path()
+    if record_path is not None:
+        path = Path(record_path)
+    else:
+        path = Path(resume) if resume is not None else default_record_path()
+    stored_seeds = resumed.metadata.get("bot_seeds") if resumed is not None else None
 
     agents: list[_Narrated] = []
     bot_seeds: list[int | None] = []
@@ -278,7 +335,10 @@ def run_play(
                 )
                 bot_seeds.append(None)
             else:
-                bot_seeds.append(seed * 10 + i + 1)  # same --seed, same bot choices
+                given = stored_seeds[i] if isinstance(stored_seeds, list) else None
+                if not isinstance(given, int) or isinstance(given, bool):
+                    given = seed * 10 + i + 1  # same --seed, same bot choices
+                bot_seeds.append(given)
                 agent = make_bot(kind, seed=bot_seeds[-1])
             agents.append(_Narrated(agent))
     except (ValueError, ImportError) as e:
@@ -303,17 +363,25 @@ def run_play(
         _close_bots(agents, None)
         err.print("interrupted before the game started; nothing saved")
         return EXIT_INTERRUPTED
+    if humans and input_fn is None:
+        discard_typeahead()  # keys pressed while preparing are not moves
 
-    rec = GameRecord(
-        game=module.GAME_NAME,
-        num_players=len(kinds),
-        players=names,
-        seed=seed,
-        options=options,
-        metadata={"seats": kinds, "bot_seeds": bot_seeds, "interface": "terminal"},
-    )
+    if resumed is not None:
+        rec = resumed
+        rec.metadata.setdefault("resumed_after", [])
+        if isinstance(rec.metadata["resumed_after"], list):
+            rec.metadata["resumed_after"].append(len(rec.actions))
+    else:
+        rec = GameRecord(
+            game=module.GAME_NAME,
+            num_players=len(kinds),
+            players=names,
+            seed=seed,
+            options=options,
+            metadata={"seats": kinds, "bot_seeds": bot_seeds, "interface": "terminal"},
+        )
     viewer = humans[0] if humans else 0
-    first = rec.new_state().observation(viewer)
+    first = (rec.replay() if rec.actions else rec.new_state()).observation(viewer)
     if not quiet:
         head = Text(f"{ui.title} · ", style="bold")
         if ui.name == "duel":
@@ -322,6 +390,11 @@ def run_play(
         else:
             head.append(f"{len(kinds)} players · seed {seed} · ", style="bold")
         out.print(head + Text(seats_summary(names)))
+        if resumed is not None:
+            out.print(
+                Text(f"resuming {resume} after {len(rec.actions)} decisions", style="bold"),
+                soft_wrap=True,
+            )
         if humans:
             out.print(Text(ui.intro, style="dim"))
 
@@ -446,6 +519,7 @@ __all__ = [
     "default_record_path",
     "forfeit_lines",
     "game_ui",
+    "load_unfinished",
     "parse_seats",
     "resolve_turn_cap",
     "run_play",

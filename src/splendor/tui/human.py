@@ -16,9 +16,10 @@ end of a piped file) stops the game the same way: :class:`QuitGame` is raised.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import IO, Any
 
 from rich.console import Console
 from rich.text import Text
@@ -227,4 +228,35 @@ class HumanAgent:
                 self.console.print(Text("✗ ", style="bold red") + ui.render.colorize(str(e)))
 
 
-__all__ = ["HELP_COMMANDS", "HumanAgent", "InputProblem", "QuitGame", "parse_entry", "why_illegal"]
+def discard_typeahead(stream: IO[Any] | None = None) -> bool:
+    """Drop the keys typed on the terminal ``stream`` (default: standard input) that were
+    not read yet, so that keys pressed while the engine was preparing are not read as a
+    move. Does nothing for a stream that is not a terminal (a pipe, a file: their lines are
+    meant to be read). Returns whether a terminal's input was flushed."""
+    stream = sys.stdin if stream is None else stream
+    try:
+        fd = stream.fileno()
+    except (AttributeError, ValueError, OSError):  # no file descriptor (a test's StringIO)
+        return False
+    if not os.isatty(fd):
+        return False
+    try:
+        import termios
+    except ImportError:  # not a POSIX system
+        return False
+    try:
+        termios.tcflush(fd, termios.TCIFLUSH)
+    except (termios.error, OSError):
+        return False
+    return True
+
+
+__all__ = [
+    "HELP_COMMANDS",
+    "HumanAgent",
+    "InputProblem",
+    "QuitGame",
+    "discard_typeahead",
+    "parse_entry",
+    "why_illegal",
+]
