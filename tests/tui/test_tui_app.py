@@ -193,12 +193,18 @@ def test_each_noble_visit_is_logged_once_with_the_right_noble(tmp_path):
         assert f"a noble visits {rec.players[p]}: {render.noble_text(noble).plain}" in out
 
 
+def _buyer():
+    """A person's entries that end a game: buy whatever can be bought, else the first
+    listed decision (a refused entry is asked again)."""
+    tries = [f"buy {lvl}.{slot}" for lvl in (3, 2, 1) for slot in (1, 2, 3, 4)]
+    tries += ["buy r1", "buy r2", "buy r3", "1"]
+    return iter(tries * 10_000)
+
+
 def test_a_person_can_play_a_whole_game(tmp_path):
     """Buy whatever can be bought, else the first listed decision: the game ends, the
     final board, scores and winner are shown and the finished record is saved."""
-    tries = [f"buy {lvl}.{slot}" for lvl in (3, 2, 1) for slot in (1, 2, 3, 4)]
-    tries += ["buy r1", "buy r2", "buy r3", "1"]
-    entries = iter(tries * 10_000)
+    entries = _buyer()
     con = console()
     path = tmp_path / "g.json"
     code = run_play(
@@ -276,8 +282,7 @@ def test_resume_plays_an_unfinished_game_on_to_its_end(tmp_path):
     assert stopped == 0
     before = GameRecord.load(path)
     assert before.result is None and len(before.actions) == 4
-    tries = [f"buy {lvl}.{slot}" for lvl in (3, 2, 1) for slot in (1, 2, 3, 4)]
-    entries = iter([*tries, "buy r1", "buy r2", "buy r3", "1"] * 10_000)
+    entries = _buyer()
     con = console()
     # the options of a new game are ignored: the record says what the game is
     code = run_play(
