@@ -57,6 +57,40 @@ def test_resigning_a_two_player_rated_game_ends_it_and_rates_it_once(client: Tes
     assert page["finished_games"][0]["outcome"] == "won"
 
 
+def test_a_game_rated_from_several_threads_at_once_is_rated_once(client: TestClient) -> None:
+    """The service rates a game when it ends and its maintenance retries unrated games,
+    each from a worker thread (two processes may too). On SQLite a read starts no
+    transaction, so both used to read "not rated yet" and both applied the game: the
+    players had 2 games after 1 (seen in the browser test of a real-time game). Now the
+    first to stamp ``rated_at`` (a conditional UPDATE, the transaction's first statement)
+    rates it, and the others find it stamped."""
+    import threading
+
+    _ann, bob, who, gid = rated_duel(client)
+    bob.post(f"/api/games/{gid}/resign")
+    storage = storage_of(client)
+    client.portal.call(client.app.state.service.rate_pending)  # type: ignore[union-attr,attr-defined]
+    for attempt in range(12):
+        with storage.engine.begin() as c:  # as if not rated yet
+            c.execute(update(GameRow).where(GameRow.id == gid).values(rated_at=None))
+            c.execute(RatingRow.__table__.delete())
+        barrier = threading.Barrier(4)
+        answers: list[Any] = []
+
+        def rate(barrier: threading.Barrier, answers: list[Any]) -> None:
+            barrier.wait()
+            answers.append(apply_ratings(storage, gid))
+
+        threads = [threading.Thread(target=rate, args=(barrier, answers)) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        assert sum(a is not None for a in answers) == 1, (attempt, answers)
+        games = {p: r["games"] for p, r in ratings_of(storage, "duel").items()}
+        assert games == {who["ann"]["id"]: 1, who["bob"]["id"]: 1}, attempt
+
+
 def test_only_a_seated_player_resigns_and_an_unrated_game_changes_no_rating(
     client: TestClient,
 ) -> None:

@@ -1,12 +1,13 @@
 """Ratings from rated games: once a rated game is finished, its players' ratings in its
 kind (:func:`.ratings.game_kind`) change by its result, exactly once.
 
-:func:`apply_ratings` does it in one transaction that also stamps the game's
-``rated_at``: a game is rated once even if two server processes, or a retry after a
-crash, try it together (PostgreSQL locks the game row, ``SELECT ... FOR UPDATE``; SQLite
-has one writer at a time). The service calls it when a rated game ends, and its
-maintenance task retries every finished rated game not rated yet (:func:`games_to_rate`),
-so a database outage at the end of a game loses nothing.
+:func:`apply_ratings` does it in one transaction that first stamps the game's
+``rated_at`` by a conditional ``UPDATE`` (only where it is still null): a game is rated once
+even if two server processes, two threads, or a retry after a crash try it together (the
+one whose stamp took rates it; PostgreSQL also locks the game row, ``SELECT ... FOR
+UPDATE``; SQLite has one writer at a time, from its first write on). The service calls it
+when a rated game ends, and its maintenance task retries every finished rated game not
+rated yet (:func:`games_to_rate`), so a database outage at the end of a game loses nothing.
 
 Rules: a game is rated only if it was marked rated (a lobby table without bots) and every
 seat is a known player. A shared victory (C15) is a draw between the winners. A game
@@ -81,7 +82,16 @@ def apply_ratings(storage: Storage, game_id: str) -> dict[str, dict[str, Any]] |
         ):
             return None
         now = utcnow()
-        c.execute(update(GameRow).where(GameRow.id == game_id).values(rated_at=now))
+        # The claim: only one transaction stamps the game (SQLite starts its transaction
+        # here, at the first write, so the read above may be stale; PostgreSQL locked the
+        # row). The ratings are read after it, under the write lock.
+        claimed = c.execute(
+            update(GameRow)
+            .where(GameRow.id == game_id, GameRow.rated_at.is_(None))
+            .values(rated_at=now)
+        ).rowcount
+        if claimed != 1:
+            return None
         players = list(
             c.scalars(
                 select(SeatRow.player_id).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
