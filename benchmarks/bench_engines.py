@@ -52,6 +52,11 @@ if __name__ == "__main__":
             f"(random playouts), {m['heuristic_playouts_per_s']:,.0f} (heuristic playouts), "
             f"{m['default_bot_per_s']:,.0f} (default bot: greedy playouts)"
         )
+        greedy = figures["greedy"]
+        print(
+            f"classic, {n} players, greedy bot: {greedy['decisions_per_s']:,.0f} decisions/s "
+            f"({greedy['mean_ms']:.2f} ms each)"
+        )
     d = result.get("duel", {}).get("2")
     if d:
         for mode in TARGETS:
@@ -61,4 +66,8 @@ if __name__ == "__main__":
             f"duel, MCTS: {m['random_full_playouts_per_s']:,.0f} iterations/s (random "
             f"playouts), {m['default_bot_per_s']:,.0f} (default bot: heuristic playouts, "
             f"cut off after 16 decisions)"
+        )
+        print(
+            f"duel, greedy bot: {d['greedy']['decisions_per_s']:,.0f} decisions/s "
+            f"({d['greedy']['mean_ms']:.2f} ms each)"
         )

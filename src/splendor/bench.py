@@ -17,6 +17,10 @@ choices), mean turns per game, share of unfinished games (classic: stalled by C1
 key ``capped_share``), and the cost of one legal-mask call in µs (compiled kernel alone, and
 through ``State.legal_mask()``). Everything runs on one core.
 
+``greedy``: decisions per second of the greedy bot and its mean milliseconds per decision,
+over the positions of random games (the bot's own choices are not played, so the positions
+are varied).
+
 ``mcts``: information-set MCTS iterations per second (:mod:`splendor.bots.mcts`), from the
 opening and from positions 20 and 40 decisions into random games, once with uniformly
 random full playouts (the issue's target: at least 2,000 iterations/s, 2-player classic),
@@ -262,6 +266,36 @@ def bench_mcts(num_players: int, seconds: float, game: str = "classic") -> dict[
     return out
 
 
+def bench_greedy(num_players: int, seconds: float, game: str = "classic") -> dict[str, float]:
+    """Decisions per second of the greedy bot (:class:`splendor.bots.greedy.GreedyBot`, the
+    ``greedy`` seats and the MCTS rollouts' policy) and its mean time per decision, over
+    the positions of random games played until ``seconds`` of its thinking are spent (its
+    kernels compiled first, outside the clock)."""
+    from .bots.greedy import GreedyBot
+
+    g = _Game(game)
+    bot = GreedyBot(0)
+    warm = g.new_game(num_players, 1)
+    bot.choose(warm.observation(warm.current_player), warm.legal_actions())
+    pick = random.Random(5)
+    spent, decisions, seed = 0.0, 0, 100
+    while spent < seconds:
+        st = g.new_game(num_players, seed)
+        seed += 1
+        while not st.is_terminal and spent < seconds:
+            legal = st.legal_actions()
+            obs = st.observation(st.current_player)
+            t0 = time.perf_counter()
+            bot.choose(obs, legal)
+            spent += time.perf_counter() - t0
+            decisions += 1
+            st.apply(legal[pick.randrange(len(legal))])
+    return {
+        "decisions_per_s": round(decisions / spent, 1),
+        "mean_ms": round(1000 * spent / decisions, 3),
+    }
+
+
 def _figures(
     game: _Game, games: int, decisions: int, turns: int, unfinished: int, el: float
 ) -> dict[str, float]:
@@ -315,6 +349,7 @@ def run(
                 "python_api": bench_python_api(n, seconds, name),
                 "legal_mask": bench_legal_mask(n, seconds, name),
                 "mcts": bench_mcts(n, seconds, name),
+                "greedy": bench_greedy(n, seconds, name),
             }
     return out
 
