@@ -133,9 +133,14 @@ def _warm_up(base: str, deadline: float) -> None:
             time.sleep(0.2)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """Headless Debian Chromium."""
+    """Headless Debian Chromium, one per test module.
+
+    Not one per session: Playwright's sync API keeps its event loop marked as running in
+    the main thread while it is open, so that any later test in the same worker that calls
+    ``asyncio.run`` (the service's tests) failed with "cannot be called from a running event
+    loop" whenever pytest-xdist gave that worker a browser test first."""
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
