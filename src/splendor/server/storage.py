@@ -732,36 +732,13 @@ class Storage:
                 select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
             ).all()
             moves = s.execute(
-                select(MoveRow.idx, MoveRow.seat, MoveRow.notation, MoveRow.note, MoveRow.clock)
+                select(MoveRow.idx, MoveRow.seat, MoveRow.notation, MoveRow.note)
                 .where(MoveRow.game_id == game_id, MoveRow.idx >= since)
                 .order_by(MoveRow.idx)
             ).all()
             stored = _stored(row, seats, [(int(m.seat), str(m.notation)) for m in moves])
             stored.notes = {int(m.idx): str(m.note) for m in moves if m.note}
-            if moves:
-                stored.clock_after = moves[-1].clock
-            return stored
-
-    def load_game(self, game_id: str) -> StoredGame | None:
-        """The stored game with its seats and moves, or None if there is no such game
-        (an id that is not :func:`storable` names none)."""
-        if not storable(game_id):
-            return None
-        with self._sessions() as s:
-            row = s.get(GameRow, game_id)
-            if row is None:
-                return None
-            seats = s.scalars(
-                select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
-            ).all()
-            moves = s.execute(
-                select(MoveRow.seat, MoveRow.notation, MoveRow.note)
-                .where(MoveRow.game_id == game_id)
-                .order_by(MoveRow.idx)
-            ).all()
-            stored = _stored(row, seats, [(int(a), str(b)) for a, b, _ in moves])
-            stored.notes = {i: str(note) for i, (_, _, note) in enumerate(moves) if note}
-            if row.clock is not None and moves:
+            if row.clock is not None and moves:  # the clock after the last move only
                 stored.clock_after = s.scalar(
                     select(MoveRow.clock)
                     .where(MoveRow.game_id == game_id)
@@ -769,6 +746,11 @@ class Storage:
                     .limit(1)
                 )
             return stored
+
+    def load_game(self, game_id: str) -> StoredGame | None:
+        """The stored game with its seats and moves, or None if there is no such game
+        (an id that is not :func:`storable` names none)."""
+        return self.load_game_since(game_id, 0)
 
     def find_idempotency_key(self, key_hash: str) -> tuple[str, IdempotencyRecord] | None:
         """The game created with the idempotency key whose SHA-256 is ``key_hash``, and
