@@ -64,6 +64,7 @@ import time
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from types import ModuleType
 from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy.exc import IntegrityError
@@ -186,6 +187,21 @@ def _idempotency(
         key_hash=hashlib.sha256(key.encode("ascii")).hexdigest(),
         request_hash=hashlib.sha256(request.encode("utf-8")).hexdigest(),
     )
+
+
+def game_module(game: Any) -> ModuleType:
+    """The engine of the game a request names (``"splendor"`` or ``"duel"``, or another
+    name the registry knows: :func:`splendor.game.get_game`).
+
+    Raises:
+        BadRequest: not a string, or no such game (the message lists the games).
+    """
+    if not isinstance(game, str):
+        raise BadRequest('"game" must be "splendor" or "duel"')
+    try:
+        return get_game(game)
+    except ValueError as e:
+        raise BadRequest(str(e)) from None
 
 
 def _seat_name(i: int, value: Any) -> str:
@@ -403,12 +419,7 @@ class GameService:
             Illegal: (422) the idempotency key was used before with another request.
             Unavailable: (503) the database did not answer (nothing was created).
         """
-        if not isinstance(game, str):
-            raise BadRequest('"game" must be "splendor" or "duel"')
-        try:
-            module = get_game(game)
-        except ValueError as e:
-            raise BadRequest(str(e)) from None
+        module = game_module(game)
         name = module.GAME_NAME
         if not isinstance(seats, list):
             raise BadRequest(
@@ -1603,4 +1614,5 @@ __all__ = [
     "NotFound",
     "ServiceError",
     "Unavailable",
+    "game_module",
 ]

@@ -37,13 +37,12 @@ from typing import Any
 from sqlalchemy import and_, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..game import get_game
 from . import bots as server_bots
 from .accounts import Player
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .notify import notify
 from .ratings import game_kind, initial_rating
-from .service import GameService
+from .service import GameService, game_module
 from .storage import (
     GameRow,
     PlayerRow,
@@ -114,13 +113,7 @@ def _game_and_size(body: dict[str, Any]) -> tuple[ModuleType, int]:
     Raises:
         BadRequest: an unknown game, or a number of seats the game does not allow.
     """
-    game = body.get("game")
-    if not isinstance(game, str):
-        raise BadRequest('"game" must be "splendor" or "duel"')
-    try:
-        module = get_game(game)
-    except ValueError as e:
-        raise BadRequest(str(e)) from None
+    module = game_module(body.get("game"))
     n = body.get("num_players", module.MIN_PLAYERS)
     if isinstance(n, bool) or not isinstance(n, int):
         raise BadRequest('"num_players" must be a whole number')
