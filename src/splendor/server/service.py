@@ -644,10 +644,9 @@ class GameService:
                     self._arm_clock(live)
                 self._games[game_id] = live
                 self.counters["loaded"] += 1
-                if game_id in self._told_while_loading:
+                if game_id in self._told_while_loading:  # cleared below, in finally
                     # another process changed the game after it was read: catch up now
                     # (its notification came while the game was not in memory yet)
-                    self._told_while_loading.discard(game_id)
                     self._spawn(self._sync(live), f"sync:{game_id}")
                 else:
                     self._schedule_bot(live)
