@@ -78,7 +78,7 @@ def client(make_client: Callable[..., TestClient]) -> TestClient:
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from throwaway_postgres import PostgresUnavailable, throwaway_postgres  # noqa: E402
+from throwaway_postgres import PostgresUnavailable, ThrowawayPostgres  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -87,15 +87,18 @@ def postgres_server() -> Iterator[str]:
     URL of its ``postgres`` database."""
     if os.environ.get("SPLENDOR_SKIP_POSTGRES") == "1":
         pytest.skip("SPLENDOR_SKIP_POSTGRES=1")
+    cluster = None
     try:
-        cluster = throwaway_postgres()
-        url = cluster.__enter__()
+        cluster = ThrowawayPostgres()
+        cluster.start()
     except PostgresUnavailable as e:
+        if cluster is not None:
+            cluster.close()
         pytest.fail(f"{e}, or set SPLENDOR_SKIP_POSTGRES=1 to skip these tests", pytrace=False)
     try:
-        yield url
+        yield cluster.url()
     finally:
-        cluster.__exit__(None, None, None)
+        cluster.close()
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -182,110 +181,30 @@ def test_sigkill_during_concurrent_moves_loses_no_acknowledged_move(tmp_path: Pa
         stop_server(proc)
 
 
-class PgCluster:
-    """A throwaway PostgreSQL cluster of this test alone, which the test stops and starts
-    again (an outage); listens on a unix socket in its folder."""
-
-    def __init__(self, root: Path) -> None:
-        from throwaway_postgres import pg_bin as _pg_bin  # benchmarks/, on sys.path (conftest)
-
-        from .util import free_port as _free_port
-
-        if os.environ.get("SPLENDOR_SKIP_POSTGRES") == "1":
-            pytest.skip("SPLENDOR_SKIP_POSTGRES=1")
-        bindir = _pg_bin()
-        if bindir is None:
-            pytest.fail(
-                "PostgreSQL is not installed: run `make system-deps`, "
-                "or set SPLENDOR_SKIP_POSTGRES=1",
-                pytrace=False,
-            )
-        self.bindir, self.root, self.port = bindir, root, _free_port()
-        self.data, self.log = root / "data", root / "pg.log"
-        self.prefix: list[str] = []
-        if os.geteuid() == 0:
-            import shutil
-
-            shutil.chown(root, "postgres", "postgres")
-            self.prefix = ["runuser", "-u", "postgres", "--"]
-        self._run(
-            "initdb",
-            "-D",
-            str(self.data),
-            "-U",
-            "postgres",
-            "--auth=trust",
-            "-E",
-            "UTF8",
-            "--no-sync",
-        )
-        self.start()
-
-    def _run(self, tool: str, *args: str) -> None:
-        proc = subprocess.run(
-            [*self.prefix, str(self.bindir / tool), *args],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        if proc.returncode != 0:
-            tail = self.log.read_text()[-2000:] if self.log.exists() else ""
-            pytest.fail(
-                f"{tool} {' '.join(args)} failed: {proc.stdout}{proc.stderr}{tail}", pytrace=False
-            )
-
-    def start(self) -> None:
-        self._run(
-            "pg_ctl",
-            "-D",
-            str(self.data),
-            "-l",
-            str(self.log),
-            "-w",
-            "-t",
-            "60",
-            "-o",
-            f"-p {self.port} -k {self.root} -c listen_addresses='' -c fsync=off",
-            "start",
-        )
-
-    def stop(self, mode: str = "fast") -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
-
-    def url(self, database: str = "postgres") -> str:
-        return f"postgresql+psycopg://postgres@/{database}?host={self.root}&port={self.port}"
-
-
 @pytest.fixture
 def pg_cluster() -> Any:
-    import shutil
-    import tempfile
+    """A throwaway PostgreSQL cluster of this test alone, which the test stops and starts
+    again (an outage)."""
+    from throwaway_postgres import (  # benchmarks/, on sys.path (conftest)
+        PostgresUnavailable,
+        ThrowawayPostgres,
+    )
 
-    root = Path(
-        tempfile.mkdtemp(prefix="splendor-pg-outage-")
-    )  # short: a socket path has a length limit
-    cluster = PgCluster(root)
+    if os.environ.get("SPLENDOR_SKIP_POSTGRES") == "1":
+        pytest.skip("SPLENDOR_SKIP_POSTGRES=1")
     try:
+        cluster = ThrowawayPostgres()
+    except PostgresUnavailable as e:
+        pytest.fail(f"{e}, or set SPLENDOR_SKIP_POSTGRES=1", pytrace=False)
+    try:
+        cluster.start()
         yield cluster
     finally:
-        subprocess.run(
-            [
-                *cluster.prefix,
-                str(cluster.bindir / "pg_ctl"),
-                "-D",
-                str(cluster.data),
-                "-m",
-                "immediate",
-                "stop",
-            ],
-            capture_output=True,
-            timeout=60,
-        )
-        shutil.rmtree(root, ignore_errors=True)
+        cluster.close()
 
 
 def test_database_outage_then_sigkill_and_restart_on_postgresql(
-    tmp_path: Path, pg_cluster: PgCluster
+    tmp_path: Path, pg_cluster: Any
 ) -> None:
     """Three games against ``hard`` (one second a decision, one worker: their decisions
     queue; each bot has moved once, so the worker is warm) are waiting for their bots
