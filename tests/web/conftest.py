@@ -147,31 +147,40 @@ def browser() -> Iterator[object]:
         b.close()
 
 
+def open_page(browser, server: str, errors: list[str], contexts: list):
+    """A page in a new browser context (its own cookies and localStorage; appended to
+    ``contexts`` for the caller to close). Its uncaught exceptions, Content-Security-Policy
+    violations and native dialogs (alert, confirm: the client uses none) are appended to
+    ``errors``; a dialog is dismissed."""
+    ctx = browser.new_context(
+        viewport={"width": 1300, "height": 1000}, base_url=server, accept_downloads=True
+    )
+    ctx.set_default_timeout(20000)
+    contexts.append(ctx)
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # the server's Content-Security-Policy must not block anything the client does
+    page.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and "Content Security Policy" in m.text
+            else None
+        ),
+    )
+    page.on("dialog", lambda d: (errors.append(f"dialog: {d.message}"), d.dismiss()))
+    return page
+
+
 @pytest.fixture
 def new_page(browser, server):
-    """Factory of pages, each in its own browser context (its own localStorage); page
-    errors (uncaught exceptions) and Content-Security-Policy violations fail the test."""
-    contexts = []
+    """Factory of pages, each in its own browser context (:func:`open_page`); page errors
+    fail the test."""
+    contexts: list = []
     errors: list[str] = []
 
     def make():
-        ctx = browser.new_context(
-            viewport={"width": 1300, "height": 1000}, base_url=server, accept_downloads=True
-        )
-        ctx.set_default_timeout(20000)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        # the server's Content-Security-Policy must not block anything the client does
-        page.on(
-            "console",
-            lambda m: (
-                errors.append(m.text)
-                if m.type == "error" and "Content Security Policy" in m.text
-                else None
-            ),
-        )
-        return page
+        return open_page(browser, server, errors, contexts)
 
     yield make
     for ctx in contexts:

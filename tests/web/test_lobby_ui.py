@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import screenshot
+from .conftest import open_page, screenshot
 from .ui import in_same_game, open_table, play_as_guest
 
 HOSTILE = "<img src=x onerror=alert(1)> Bob"
@@ -26,12 +26,7 @@ def guests(browser, server):
     errors seen in them."""
     contexts, pages, errors = [], [], []
     for name in ("Ann", HOSTILE):
-        ctx = browser.new_context(viewport={"width": 1300, "height": 1000}, base_url=server)
-        ctx.set_default_timeout(20000)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("dialog", lambda d: (errors.append(f"dialog: {d.message}"), d.dismiss()))
+        page = open_page(browser, server, errors, contexts)
         page.goto("/")
         play_as_guest(page, name)
         pages.append(page)

@@ -15,7 +15,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import screenshot
+from .conftest import open_page, screenshot
 from .ui import in_same_game, open_table, play_as_guest, rest
 
 HOSTILE = "<img src=x onerror=alert(1)> hi"
@@ -32,12 +32,7 @@ def table(browser, server):
     clock that they met at through the lobby: ``(ann, bob, ids, game_id, errors)``."""
     contexts, pages, ids, errors = [], [], [], []
     for name in ("Ann", "Bob"):
-        ctx = browser.new_context(viewport={"width": 1300, "height": 1000}, base_url=server)
-        ctx.set_default_timeout(20000)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("dialog", lambda d: (errors.append(f"dialog: {d.message}"), d.dismiss()))
+        page = open_page(browser, server, errors, contexts)
         page.goto("/")
         ids.append(play_as_guest(page, name))
         pages.append(page)
@@ -82,10 +77,9 @@ def test_clocks_spectators_and_chat(table, browser, server):
     # nobody watches; then a visitor who is not logged in does: counted, reads the chat only
     for page in (ann, bob):
         expect(page.locator("[data-testid=spectators]")).to_have_attribute("data-count", "0")
-    ctx = browser.new_context(viewport={"width": 1300, "height": 1000}, base_url=server)
+    watching: list = []
     try:
-        watcher = ctx.new_page()
-        watcher.on("pageerror", lambda e: errors.append(str(e)))
+        watcher = open_page(browser, server, errors, watching)
         watcher.goto(f"/games/{gid}")
         expect(watcher.locator("[data-testid=game-root]")).to_have_attribute("data-seat", "")
         for page in (ann, bob, watcher):
@@ -114,7 +108,8 @@ def test_clocks_spectators_and_chat(table, browser, server):
             assert page.evaluate("document.querySelectorAll('img, [onerror]').length") == 0
         screenshot(watcher, "table-watcher")
     finally:
-        ctx.close()
+        for ctx in watching:
+            ctx.close()
     for page in (ann, bob):
         expect(page.locator("[data-testid=spectators]")).to_have_attribute("data-count", "0")
 
