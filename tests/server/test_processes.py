@@ -44,6 +44,20 @@ def _receive_state(ws: Any, move: int, timeout: float) -> tuple[dict[str, Any], 
             return message, time.monotonic() - start
 
 
+def _play_first_legal(base: str, gid: str, seat: str, move: int) -> str:
+    """Play, through the process at ``base``, the first legal action of the seat whose
+    ``Authorization`` header is ``seat`` at move number ``move``; its notation."""
+    state = httpx.get(f"{base}/api/games/{gid}", headers={"Authorization": seat}).json()
+    action = state["legal_actions"][0]["notation"]
+    r = httpx.post(
+        f"{base}/api/games/{gid}/actions",
+        json={"action": action, "move": move},
+        headers={"Authorization": seat},
+    )
+    assert r.status_code == 200, r.text
+    return str(action)
+
+
 def test_a_move_on_one_process_reaches_a_websocket_on_the_other(
     two_servers: tuple[str, str, Any],
 ) -> None:
@@ -54,28 +68,14 @@ def test_a_move_on_one_process_reaches_a_websocket_on_the_other(
     ann, bob = (f"Bearer {s['token']}" for s in made["seats"])
     with connect(f"ws{b[4:]}/ws/games/{gid}") as ws:
         _receive_state(ws, 0, 10)
-        state = httpx.get(f"{a}/api/games/{gid}", headers={"Authorization": ann}).json()
-        first = state["legal_actions"][0]["notation"]
-        r = httpx.post(
-            f"{a}/api/games/{gid}/actions",
-            json={"action": first, "move": 0},
-            headers={"Authorization": ann},
-        )
-        assert r.status_code == 200, r.text
+        first = _play_first_legal(a, gid, ann, 0)
         message, seconds = _receive_state(ws, 1, 5)
         assert seconds < 1.0, f"the move took {seconds:.3f} s to reach the other process"
         assert message["last_move"]["notation"] == first
         # the second process plays the next decision; the first one sees it
         seat = message["current_player"]
         who = ann if seat == 0 else bob
-        state_b = httpx.get(f"{b}/api/games/{gid}", headers={"Authorization": who}).json()
-        nxt = state_b["legal_actions"][0]["notation"]
-        r = httpx.post(
-            f"{b}/api/games/{gid}/actions",
-            json={"action": nxt, "move": 1},
-            headers={"Authorization": who},
-        )
-        assert r.status_code == 200, r.text
+        nxt = _play_first_legal(b, gid, who, 1)
         _receive_state(ws, 2, 5)
     deadline = time.monotonic() + 5
     while httpx.get(f"{a}/api/games/{gid}").json()["move"] != 2:
