@@ -13,27 +13,47 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_keywords
 from babel.messages.pofile import read_po
 
 from splendor import classic, duel
 from splendor.classic import explain as classic_explain
 from splendor.duel import explain as duel_explain
-from splendor.i18n import LANGUAGES, LOCALE_DIR, messages, negotiate
+from splendor.i18n import (
+    DOMAINS,
+    LANGUAGES,
+    LOCALE_DIR,
+    Domain,
+    catalogue_json,
+    messages,
+    negotiate,
+)
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "splendor"
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
 
-def _source_messages() -> set[Any]:
-    """Every message of the source, as ``make messages`` extracts it (Babel's Python
-    extractor, its default keywords: gettext, ngettext, ...)."""
+def _source_messages(domain: Domain) -> set[Any]:
+    """Every message of the source of ``domain``, as ``make messages`` extracts it (Babel's
+    extractors, their default keywords: gettext, ngettext, _, N_... and the domain's own)."""
+    keywords = dict(DEFAULT_KEYWORDS)
+    keywords.update(parse_keywords(list(domain.keywords)))
+    pattern = "**.py" if domain.method == "python" else "**.js"
+    root = (SRC / domain.directory).resolve()
+    skipped = {root / d for d in domain.skip}
     found = set()
-    for _file, _line, message, _comments, _context in extract_from_dir(
-        str(SRC), method_map=[("**.py", "python")]
+    for file, _line, message, _comments, _context in extract_from_dir(
+        str(root), method_map=[(pattern, domain.method)], keywords=keywords
     ):
+        if any((root / file).is_relative_to(d) for d in skipped):
+            continue
         found.add(message if isinstance(message, str) else tuple(message))
     return found
+
+
+def _domain(name: str) -> Domain:
+    return next(d for d in DOMAINS if d.name == name)
 
 
 def _catalogue(path: Path, language: str | None = None) -> Any:
@@ -49,17 +69,30 @@ def _id(message: Any) -> Any:
     return message.id if isinstance(message.id, str) else tuple(message.id)
 
 
-def test_the_template_holds_the_messages_of_the_source() -> None:
-    """``locale/splendor.pot`` is up to date: run ``make messages`` after changing one."""
-    template = {_id(m) for m in _catalogue(LOCALE_DIR / "splendor.pot") if m.id}
-    assert template == _source_messages()
-    assert len(template) > 50
+@pytest.mark.parametrize("domain", DOMAINS, ids=lambda d: d.name)
+def test_the_template_holds_the_messages_of_the_source(domain: Domain) -> None:
+    """``locale/<domain>.pot`` is up to date: run ``make messages`` after changing one."""
+    template = {_id(m) for m in _catalogue(LOCALE_DIR / f"{domain.name}.pot") if m.id}
+    assert template == _source_messages(domain)
 
 
+def test_the_domains_share_out_the_source() -> None:
+    """Each message file of the source belongs to one domain: the rules' catalogue skips the
+    folders of the others, and has the explanations of both games."""
+    rules = _source_messages(_domain("splendor"))
+    assert len(rules) > 50
+    assert "the game is over" in rules
+    assert not rules & _source_messages(_domain("tui")) - {"the game is over"}
+
+
+@pytest.mark.parametrize("domain", DOMAINS, ids=lambda d: d.name)
 @pytest.mark.parametrize("language", TRANSLATED)
-def test_every_catalogue_is_complete_and_has_no_unused_message(language: str) -> None:
-    source = _source_messages()
-    catalogue = _catalogue(LOCALE_DIR / language / "LC_MESSAGES" / "splendor.po", language)
+def test_every_catalogue_is_complete_and_has_no_unused_message(
+    language: str, domain: Domain
+) -> None:
+    source = _source_messages(domain)
+    path = LOCALE_DIR / language / "LC_MESSAGES" / f"{domain.name}.po"
+    catalogue = _catalogue(path, language)
     ids = {_id(m) for m in catalogue if m.id}
     assert source - ids == set(), "messages without a translation (run make messages)"
     assert ids - source == set(), "translations of messages the source no longer has"
@@ -98,6 +131,33 @@ def test_messages_of_a_language() -> None:
     for bad in ("de", "", "FR", "fr_FR"):
         with pytest.raises(ValueError, match="languages are en, fr, nl"):
             messages(bad)
+
+
+def test_catalogue_json_for_the_browser() -> None:
+    """The browser's catalogue: the translations of a domain, plural messages keyed by their
+    singular, with the language's plural rule; English has none (the source's text shows)."""
+    import json
+
+    rules = _domain("splendor")
+    for language in TRANSLATED:
+        data = json.loads(catalogue_json(language, "splendor"))
+        assert data["language"] == language
+        assert data["plural"] == ("fr" if language == "fr" else "en")
+        singles = {m for m in _source_messages(rules) if isinstance(m, str)}
+        plurals = {m for m in _source_messages(rules) if not isinstance(m, str)}
+        assert set(data["messages"]) == singles | {m[0] for m in plurals}
+        t = messages(language)
+        for one, many in plurals:
+            assert data["messages"][one] == [
+                t.ngettext(one, many, 1),
+                t.ngettext(one, many, 2),
+            ]
+    assert json.loads(catalogue_json("en")) == {"language": "en", "plural": "en", "messages": {}}
+    for bad in (("de", "web"), ("fr", "nope")):
+        with pytest.raises(ValueError, match="languages are|domains are"):
+            catalogue_json(*bad)
+    with pytest.raises(ValueError, match="domains are server, splendor, tui, web"):
+        messages("fr", "other")
 
 
 @pytest.mark.parametrize(

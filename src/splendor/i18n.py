@@ -2,11 +2,17 @@
 
 Messages are written in English in the source, as ``t.gettext("slot {slot} is empty",
 slot="2.3")`` with a :class:`Messages` for the reader's language, and translated by gettext
-catalogues: ``locale/<lang>/LC_MESSAGES/splendor.po`` beside this module (French and Dutch;
+catalogues: ``locale/<lang>/LC_MESSAGES/<domain>.po`` beside this module (French and Dutch;
 English needs none). The catalogues are plain ``.po`` files, read with Babel when a
 language is first asked for; ``make messages`` extracts the messages of the source into
-``locale/splendor.pot`` and merges them into each catalogue (``pybabel extract`` and
-``pybabel update``). The terms are the rulebooks' own (``../shared/seeds``): jetons, cartes
+``locale/<domain>.pot`` and merges them into each catalogue (``pybabel extract`` and
+``pybabel update``).
+
+There is one catalogue per part of the project (:data:`DOMAINS`): ``splendor``, the rules'
+own sentences (explanations of illegal moves, effects of moves; the layers below the user
+interfaces); ``tui``, the terminal; ``server``, the web server's refusals; ``web``, the
+browser client (its JavaScript calls ``t("...")`` and ``tn("...", "...", n)``, and gets the
+catalogue as JSON from :func:`catalogue_json`). The terms are the rulebooks' own (``../shared/seeds``): jetons, cartes
 Développement, nobles, réserver; edelsteenfiches, ontwikkelingskaarten, edelen,
 reserveren.
 
@@ -28,6 +34,7 @@ from __future__ import annotations
 import functools
 import gettext as gettext_module
 import io
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,9 +45,41 @@ LANGUAGES = ("en", "fr", "nl")
 DEFAULT_LANGUAGE = "en"
 
 DOMAIN = "splendor"
-"""The gettext domain: ``locale/<lang>/LC_MESSAGES/splendor.po``."""
+"""The default gettext domain, the rules': ``locale/<lang>/LC_MESSAGES/splendor.po``."""
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+
+@dataclass(frozen=True)
+class Domain:
+    """One catalogue and the source files its messages are extracted from.
+
+    Attributes:
+        name: the gettext domain (``locale/<lang>/LC_MESSAGES/<name>.po``).
+        directory: the folder of the source, relative to the package (``"."``: the package).
+        method: Babel's extraction method, ``"python"`` or ``"javascript"``.
+        keywords: the functions whose string arguments are messages, beside Babel's
+            defaults (``gettext``, ``ngettext``, ``_``, ``N_``...), in ``pybabel -k`` form.
+        skip: sub-folders of ``directory`` that belong to other domains.
+    """
+
+    name: str
+    directory: str
+    method: str
+    keywords: tuple[str, ...] = ()
+    skip: tuple[str, ...] = ()
+
+
+DOMAINS: tuple[Domain, ...] = (
+    Domain("splendor", ".", "python", skip=("tui", "server", "web")),
+    Domain("tui", "tui", "python"),
+    Domain("server", "server", "python"),
+    Domain("web", "web", "javascript", keywords=("t", "tn:1,2")),
+)
+"""The catalogues, by the part of the project that speaks them (``make messages`` and
+``tests/test_i18n.py`` read this list)."""
+
+_DOMAIN_NAMES = frozenset(d.name for d in DOMAINS)
 
 
 @dataclass(frozen=True)
@@ -72,31 +111,76 @@ class Messages:
         return text.format(**values) if values else text
 
 
-@functools.cache
-def messages(language: str = DEFAULT_LANGUAGE) -> Messages:
-    """The messages of ``language`` (read once per process; the result is immutable).
-
-    Raises:
-        ValueError: not one of :data:`LANGUAGES`.
-        FileNotFoundError: the catalogue of a supported language is missing (a broken
-            installation).
-    """
+def _check(language: str, domain: str) -> None:
     if language not in LANGUAGES:
         raise ValueError(
             f"unknown language {str(language)[:20]!r}: the languages are {', '.join(LANGUAGES)}"
         )
+    if domain not in _DOMAIN_NAMES:
+        raise ValueError(
+            f"unknown message domain {str(domain)[:20]!r}: the domains are "
+            + ", ".join(sorted(_DOMAIN_NAMES))
+        )
+
+
+def _read_catalogue(language: str, domain: str) -> Any:
+    from babel.messages.pofile import read_po
+
+    path = LOCALE_DIR / language / "LC_MESSAGES" / f"{domain}.po"
+    with path.open("rb") as f:
+        return read_po(f, locale=language, domain=domain)
+
+
+@functools.cache
+def messages(language: str = DEFAULT_LANGUAGE, domain: str = DOMAIN) -> Messages:
+    """The messages of ``language`` in the catalogue ``domain`` (one of :data:`DOMAINS`;
+    read once per process; the result is immutable).
+
+    Raises:
+        ValueError: not one of :data:`LANGUAGES`, or an unknown domain.
+        FileNotFoundError: the catalogue of a supported language is missing (a broken
+            installation).
+    """
+    _check(language, domain)
     if language == DEFAULT_LANGUAGE:
         return Messages(language, gettext_module.NullTranslations())
     from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
 
-    path = LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
-    with path.open("rb") as f:
-        catalog = read_po(f, locale=language, domain=DOMAIN)
+    catalog = _read_catalogue(language, domain)
     buffer = io.BytesIO()
     write_mo(buffer, catalog, use_fuzzy=False)
     buffer.seek(0)
     return Messages(language, gettext_module.GNUTranslations(buffer))
+
+
+@functools.cache
+def catalogue_json(language: str, domain: str = "web") -> str:
+    """The catalogue ``domain`` of ``language`` for a browser, as JSON text (made once per
+    process): ``{"language": "fr", "plural": "fr", "messages": {msgid: text, singular:
+    [forms]}}``.
+
+    ``messages`` maps each English message to its translation; a plural message is keyed by
+    its English singular and maps to its forms ``[singular, plural]``. ``plural`` names the
+    plural rule: ``"fr"`` (0 and 1 are singular) or ``"en"`` (only 1 is; English and Dutch).
+    English has no messages (the source's are shown as they are). Untranslated messages are
+    left out (the English shows).
+
+    Raises:
+        ValueError: not one of :data:`LANGUAGES`, or an unknown domain.
+    """
+    _check(language, domain)
+    plural = "fr" if language == "fr" else "en"
+    out: dict[str, Any] = {"language": language, "plural": plural, "messages": {}}
+    if language != DEFAULT_LANGUAGE:
+        for m in _read_catalogue(language, domain):
+            if not m.id or m.fuzzy:
+                continue
+            if isinstance(m.id, str):
+                if m.string:
+                    out["messages"][m.id] = m.string
+            elif all(m.string):
+                out["messages"][m.id[0]] = list(m.string)
+    return json.dumps(out, ensure_ascii=False, sort_keys=True)
 
 
 def negotiate(preferences: str | None) -> str:
@@ -125,9 +209,12 @@ def negotiate(preferences: str | None) -> str:
 __all__ = [
     "DEFAULT_LANGUAGE",
     "DOMAIN",
+    "DOMAINS",
     "LANGUAGES",
     "LOCALE_DIR",
+    "Domain",
     "Messages",
+    "catalogue_json",
     "messages",
     "negotiate",
 ]
