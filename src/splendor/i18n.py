@@ -12,9 +12,10 @@ There is one catalogue per part of the project (:data:`DOMAINS`): ``splendor``, 
 own sentences (explanations of illegal moves, effects of moves; the layers below the user
 interfaces); ``tui``, the terminal; ``server``, the web server's refusals; ``web``, the
 browser client (its JavaScript calls ``t("...")`` and ``tn("...", "...", n)``, and gets the
-catalogue as JSON from :func:`catalogue_json`). The terms are the rulebooks' own (``../shared/seeds``): jetons, cartes
-Développement, nobles, réserver; edelsteenfiches, ontwikkelingskaarten, edelen,
-reserveren.
+catalogue as JSON from :func:`catalogue_json`).
+
+The terms are the rulebooks' own (``../shared/seeds``): jetons, cartes Développement,
+nobles, réserver; edelsteenfiches, ontwikkelingskaarten, edellieden, reserveren.
 
 Placeholders are ``str.format`` fields (``{slot}``); a translation keeps the same fields.
 Plurals go through :meth:`Messages.ngettext` (French counts 0 and 1 as singular, English and
