@@ -57,20 +57,20 @@ format: $(STAMP)
 # The message catalogues (splendor.i18n.DOMAINS: splendor, the rules' sentences; tui; server;
 # web, the browser's JavaScript): each domain's messages into locale/<domain>.pot, merged into
 # the French and Dutch catalogues; translate what it adds (tests/test_i18n.py fails while a
-# message is untranslated or unused).
+# message is untranslated or unused). One domain: make messages MESSAGE_DOMAINS=tui.
 LOCALE := src/splendor/locale
 PYBABEL_EXTRACT = $(VENV)/bin/pybabel extract --project splendor --no-wrap --add-location file \
 	  --sort-by-file --copyright-holder "the splendor project" \
 	  --msgid-bugs-address "the splendor issue tracker" \
 	  --version "$$($(PY) -c 'import importlib.metadata as m; print(m.version("splendor"))')"
+MESSAGE_DOMAINS ?= splendor tui server web
 messages: $(STAMP)
-	$(PYBABEL_EXTRACT) --ignore-dirs "tui server web" -o $(LOCALE)/splendor.pot src/splendor
-	$(PYBABEL_EXTRACT) -o $(LOCALE)/tui.pot src/splendor/tui
-	$(PYBABEL_EXTRACT) -o $(LOCALE)/server.pot src/splendor/server
-	printf '[javascript: **.js]\n' > $(LOCALE)/.web-mapping.cfg
-	$(PYBABEL_EXTRACT) -F $(LOCALE)/.web-mapping.cfg -k t -k tn:1,2 -o $(LOCALE)/web.pot src/splendor/web
-	rm -f $(LOCALE)/.web-mapping.cfg
-	for domain in splendor tui server web; do \
+	for domain in $(MESSAGE_DOMAINS); do \
+	  case $$domain in \
+	    splendor) $(PYBABEL_EXTRACT) --ignore-dirs "tui server web" -o $(LOCALE)/splendor.pot src/splendor;; \
+	    web) $(PYBABEL_EXTRACT) -F $(LOCALE)/web-mapping.cfg -k t -k tn:1,2 -o $(LOCALE)/web.pot src/splendor/web;; \
+	    *) $(PYBABEL_EXTRACT) -o $(LOCALE)/$$domain.pot src/splendor/$$domain;; \
+	  esac; \
 	  for lang in fr nl; do \
 	    test -f $(LOCALE)/$$lang/LC_MESSAGES/$$domain.po || \
 	      $(VENV)/bin/pybabel init -i $(LOCALE)/$$domain.pot -d $(LOCALE) -D $$domain -l $$lang --no-wrap; \
