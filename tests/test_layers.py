@@ -19,6 +19,7 @@ LAYER = {
     "core": 0,
     "i18n": 0,
     "explain": 0,
+    "effects": 0,
     "classic": 1,
     "duel": 1,
     "game": 2,

@@ -403,3 +403,66 @@ def test_a_huge_action_is_quoted_short():
     with pytest.raises(RecordError, match="action 1 .* is malformed") as err:
         GameRecord.from_dict(data).replay()
     assert len(str(err.value)) < 1000 and "\n" not in str(err.value)
+
+
+# ------------------------------------------------------------------ effects
+
+
+def _duel_record(seed: int = 4) -> GameRecord:
+    from splendor.bots import RandomBot as Bot
+
+    _state, record = play_game([Bot(seed), Bot(seed + 1)], game="duel", seed=seed)
+    return record
+
+
+def test_effects_are_written_read_back_and_checked(tmp_path):
+    """The record tells what the rules did besides each action (privileges, abilities
+    resolved without a choice, extra turns: D7-D19); a record whose effects are not the
+    replayed game's is refused."""
+    record = _duel_record()
+    assert record.effects is None and "effects" not in record.to_dict()
+    told = record.with_effects()
+    assert told.effects, "a whole Duel game moves privileges at least"
+    assert {e["kind"] for e in told.effects} & {"privilege", "token", "steal", "royal", "again"}
+    assert all(0 <= e["action"] < len(told.actions) for e in told.effects)
+    path = told.save(tmp_path / "duel.json")
+    back = GameRecord.load(path)
+    assert back.effects == told.effects
+    back.replay()
+    # the same actions give the same effects; a changed one is refused
+    first = dict(back.effects[0])
+    first["seat"] = 1 - first["seat"]
+    with pytest.raises(RecordError, match="record effect 1 .* does not match the replayed game"):
+        GameRecord.from_dict({**back.to_dict(), "effects": [first, *back.effects[1:]]}).replay()
+    with pytest.raises(RecordError, match="holds 0 effects but the replayed game has"):
+        GameRecord.from_dict({**back.to_dict(), "effects": []}).replay()
+
+
+@pytest.mark.parametrize(
+    "effects, message",
+    [
+        ({}, "'effects' must be a list or null"),
+        ([3], "record effect 1 must be an object"),
+        ([{"action": 10**6, "kind": "again", "seat": 0}], "'action' must be the 0-based index"),
+        ([{"action": 0, "kind": "again"}], "record effect 1: an effect has the fields"),
+        (
+            [
+                {
+                    "action": 0,
+                    "kind": "win",
+                    "seat": 0,
+                    "source": -1,
+                    "color": -1,
+                    "cell": "",
+                    "item": -1,
+                    "count": 1,
+                }
+            ],
+            "effect kind must be one of",
+        ),
+    ],
+)
+def test_malformed_effects_are_refused_on_load(effects, message):
+    record = _duel_record()
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_dict({**record.to_dict(), "effects": effects})

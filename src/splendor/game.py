@@ -44,6 +44,7 @@ class GameModule(Protocol):
     MIN_PLAYERS: int
     MAX_PLAYERS: int
     NUM_ACTIONS: int
+    TOKEN_LETTERS: str
     Action: Any
     IllegalActionError: type[Exception]
 
@@ -52,6 +53,10 @@ class GameModule(Protocol):
         ...
 
     def determinize(self, observation: Any, rng: np.random.Generator | int | None = ...) -> Any: ...
+    def effects_of(self, before: Any, action: Any, after: Any) -> tuple[Any, ...]:
+        """What a decision did besides its notation (:mod:`splendor.effects`)."""
+        ...
+
     def warm_up(self) -> None: ...
 
 

@@ -14,7 +14,9 @@ A record is a versioned JSON document::
       "result": {"scores": [15, 9], "winners": [0], "end_reason": "points",
                  "turns": 46} | null,
       "started_at": "2026-11-22T10:00:00+00:00",
-      "metadata": {}
+      "metadata": {},
+      "effects": [{"action": 14, "kind": "privilege", "seat": 1, "source": -1,
+                   "color": -1, "cell": "", "item": -1, "count": 1}, ...]
     }
 
 ``actions`` lists every decision in notation, in order; the seed fixes the deal, so
@@ -22,6 +24,14 @@ replaying the actions from ``new_game(num_players, seed, **options)`` reproduces
 exactly. ``options`` holds game settings (Splendor Duel's ``turn_cap``, D25); a record
 without it has none. ``game`` is ``"splendor"`` (classic) or ``"duel"``.
 ``result`` is ``null`` for an unfinished game (for instance one stopped with Ctrl-C).
+
+``effects`` (optional) tells what the rules did besides the notation of each action: a
+noble's visit without a choice (C12), privileges changing hands, Duel abilities the engine
+resolved because they had one possible choice (D13-D19); see :mod:`splendor.effects`. Each
+is an :class:`~splendor.effects.Effect` in JSON form with ``action``, the 0-based index of
+the action that caused it. They follow from the seed and the actions, so a writer adds them
+with :meth:`GameRecord.with_effects` (the terminal and the web server do; the arena, which
+writes many records, does not), and replaying checks them.
 
 A game lost by a failing bot (it crashed, answered garbage or an illegal action, or ran out
 of time: :func:`splendor.match.play_game` with ``forfeit_on_error``) ends as a *forfeit*:
@@ -53,12 +63,14 @@ cannot be read, is too large (:data:`MAX_RECORD_BYTES`) or is not UTF-8 JSON
 (:meth:`GameRecord.from_dict`: every field is type-checked, nothing is converted), and
 actions or a result that do not replay (:meth:`GameRecord.replay`).
 
-Version history (``version``): 1, the only one so far.
+Version history (``version``): 1, the only one so far (``effects`` was added to it as an
+optional field: earlier readers ignore it).
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import math
 from collections.abc import Callable, Iterator
@@ -67,6 +79,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from .effects import Effect
 from .game import get_game
 
 RECORD_FORMAT = "splendor-record"
@@ -112,6 +125,8 @@ class GameRecord:
             game stopped by its host's decision cap (module docstring); else None.
         started_at: ISO 8601 time the game started.
         metadata: free-form JSON-able extras.
+        effects: what the rules did besides each action's notation (module docstring), or
+            None when the record does not say (:meth:`with_effects` adds them).
     """
 
     game: str
@@ -123,6 +138,7 @@ class GameRecord:
     result: dict[str, Any] | None = None
     started_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat())
     metadata: dict[str, Any] = field(default_factory=dict)
+    effects: list[dict[str, Any]] | None = None
 
     # -------------------------------------------------------------- building
 
@@ -157,10 +173,31 @@ class GameRecord:
         if state.is_terminal:
             self.result = result_of(state)
 
+    def with_effects(self) -> GameRecord:
+        """A copy of this record with its :attr:`effects` found by replaying it.
+
+        Raises:
+            RecordError: the actions do not replay (as :meth:`replay`).
+        """
+        return dataclasses.replace(self, effects=self._replayed_effects())
+
+    def _replayed_effects(self) -> list[dict[str, Any]]:
+        game = self.game_module()
+        found: list[dict[str, Any]] = []
+        before: list[Any] = []
+        for i, action, _seat, state in self.iter_replay(
+            lambda _i, state, _a, _s: before.append(state.copy()), check_effects=False
+        ):
+            found.extend(
+                {"action": i, **e.to_dict()} for e in game.effects_of(before.pop(), action, state)
+            )
+        return found
+
     # -------------------------------------------------------------- replay
 
     def replay(self, on_action: Callable[[int, Any, Any, int], None] | None = None) -> Any:
-        """Re-play every action from the deal, checking each; return the final state.
+        """Re-play every action from the deal, checking each (and the stored effects);
+        return the final state.
 
         Args:
             on_action: called as ``on_action(index, state_before, action, seat)`` before
@@ -169,7 +206,8 @@ class GameRecord:
         Raises:
             RecordError: the first malformed or illegal action (its ``index`` set), or a
                 stored result that does not match the replayed game (its scores, winners,
-                turns or end reason differ; for a forfeit: the
+                turns or end reason differ; stored effects that are not the replayed
+                game's; for a forfeit: the
                 actions finish the game, or the winners are not every other seat; for a
                 decision cap: the actions finish the game, their number is not the cap, or
                 the result names a winner).
@@ -180,9 +218,12 @@ class GameRecord:
         return final if final is not None else self.new_state()
 
     def iter_replay(
-        self, on_action: Callable[[int, Any, Any, int], None] | None = None
+        self,
+        on_action: Callable[[int, Any, Any, int], None] | None = None,
+        check_effects: bool = True,
     ) -> Iterator[tuple[int, Any, int, Any]]:
-        """Yield ``(index, action, seat, state_after)`` for every action, checking each.
+        """Yield ``(index, action, seat, state_after)`` for every action, checking each
+        (and, at the end, the stored :attr:`effects` unless ``check_effects`` is False).
 
         Raises:
             RecordError: as :meth:`replay`.
@@ -209,6 +250,8 @@ class GameRecord:
                     f"action {i + 1} ({_show(text)}) is illegal: {_first_line(e)}", i
                 ) from None
             yield i, action, seat, state
+        if check_effects and self.effects is not None:
+            self._check_effects()
         if self.result is not None:
             if self.result.get("end_reason") == "forfeit":
                 seat = _forfeit_seat(self.result, self.num_players)
@@ -251,6 +294,21 @@ class GameRecord:
                         )
                     )
 
+    def _check_effects(self) -> None:
+        stored = self.effects or []
+        replayed = self._replayed_effects()
+        for k, (mine, theirs) in enumerate(zip(stored, replayed, strict=False)):
+            if mine != theirs:
+                raise RecordError(
+                    f"record effect {k + 1} {_show(mine)} does not match the replayed game "
+                    f"({_show(theirs)})"
+                )
+        if len(stored) != len(replayed):
+            raise RecordError(
+                f"record field 'effects' holds {len(stored)} effects but the replayed game "
+                f"has {len(replayed)}"
+            )
+
     # -------------------------------------------------------------- I/O
 
     def to_dict(self) -> dict[str, Any]:
@@ -267,7 +325,7 @@ class GameRecord:
             "result": self.result,
             "started_at": self.started_at,
             "metadata": self.metadata,
-        }
+        } | ({} if self.effects is None else {"effects": copy.deepcopy(self.effects)})
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
@@ -336,6 +394,7 @@ class GameRecord:
         result = data.get("result")
         if result is not None:
             _check_result(result, num_players)
+        effects = _check_effects(data.get("effects"), len(actions))
         return cls(
             game=game,
             num_players=num_players,
@@ -346,6 +405,7 @@ class GameRecord:
             result=copy.deepcopy(result),
             started_at=started_at,
             metadata=copy.deepcopy(metadata),
+            effects=effects,
         )
 
     @classmethod
@@ -524,6 +584,33 @@ def _check_json(value: Any, where: str, depth: int) -> None:
             _check_json(item, where, depth + 1)
         return
     raise RecordError(f"{where} holds {_kind(value)}, which JSON cannot hold")
+
+
+def _check_effects(effects: Any, num_actions: int) -> list[dict[str, Any]] | None:
+    """The ``effects`` field checked (module docstring): None, or a list of effects each
+    naming the index of an action of the record."""
+    if effects is None:
+        return None
+    if not isinstance(effects, list):
+        raise RecordError(f"record field 'effects' must be a list or null, got {_kind(effects)}")
+    out = []
+    for k, item in enumerate(effects):
+        where = f"record effect {k + 1}"
+        if not isinstance(item, dict):
+            raise RecordError(f"{where} must be an object, got {_kind(item)}")
+        index = item.get("action")
+        if type(index) is not int or not 0 <= index < num_actions:
+            raise RecordError(
+                f"{where}: 'action' must be the 0-based index of one of the {num_actions} "
+                f"actions, got {_show(index)}"
+            )
+        rest = {key: value for key, value in item.items() if key != "action"}
+        try:
+            Effect.from_dict(rest)
+        except ValueError as e:
+            raise RecordError(f"{where}: {_clip(str(e))}") from None
+        out.append({"action": index, **rest})
+    return out
 
 
 def _check_result(result: Any, num_players: int) -> None:

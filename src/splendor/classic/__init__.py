@@ -10,8 +10,10 @@ Example::
     full = classic.determinize(obs, 0)  # a state consistent with it
 """
 
+from ..colors import TOKEN_LETTERS
 from .actions import ACTIONS, NOTATION_HELP, NUM_ACTIONS, Action
 from .cards import CARDS, NOBLES, Card, Noble
+from .effects import effects_of
 from .state import (
     STATE_DTYPE,
     HiddenCard,
@@ -41,6 +43,7 @@ __all__ = [
     "NOTATION_HELP",
     "NUM_ACTIONS",
     "STATE_DTYPE",
+    "TOKEN_LETTERS",
     "Action",
     "Card",
     "HiddenCard",
@@ -52,6 +55,7 @@ __all__ = [
     "check_invariants",
     "check_position",
     "determinize",
+    "effects_of",
     "new_game",
     "replay",
     "warm_up",

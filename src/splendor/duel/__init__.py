@@ -10,9 +10,11 @@ Example::
     full = duel.determinize(obs, 0)     # a state consistent with it
 """
 
+from ..colors import DUEL_TOKEN_LETTERS as TOKEN_LETTERS
 from . import board
 from .actions import ACTIONS, NOTATION_HELP, NUM_ACTIONS, Action
 from .cards import CARDS, ROYALS, Card, Royal
+from .effects import effects_of
 from .position import position_problems as check_position  # the gate of State.from_dict
 from .state import (
     STATE_DTYPE,
@@ -42,6 +44,7 @@ __all__ = [
     "NUM_ACTIONS",
     "ROYALS",
     "STATE_DTYPE",
+    "TOKEN_LETTERS",
     "Action",
     "Card",
     "HiddenCard",
@@ -54,6 +57,7 @@ __all__ = [
     "check_invariants",
     "check_position",
     "determinize",
+    "effects_of",
     "new_game",
     "replay",
     "warm_up",
