@@ -16,7 +16,14 @@ import pytest
 
 from splendor.record import GameRecord
 
-ENV = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"}
+# the terminal's language comes from the locale (LC_ALL first): these tests read English
+ENV = {
+    **os.environ,
+    "COLUMNS": "100",
+    "NO_COLOR": "1",
+    "PYTHONIOENCODING": "utf-8",
+    "LC_ALL": "C.UTF-8",
+}
 
 
 def splendor(
@@ -208,7 +215,9 @@ def _run(*args: str, stdin: str | None = None):
 
     from splendor.cli import app
 
-    return CliRunner().invoke(app, list(args), input=stdin, env={"COLUMNS": "100"})
+    return CliRunner().invoke(
+        app, list(args), input=stdin, env={"COLUMNS": "100", "LC_ALL": "C.UTF-8"}
+    )
 
 
 def test_replay_of_a_capped_duel_says_no_winner(tmp_path):
@@ -300,6 +309,77 @@ def test_play_help_names_the_games_and_the_turn_cap():
     text = " ".join(done.stdout.split())
     assert "--game" in text and "duel" in text and "--turn-cap" in text
     assert "take c3 c4 c5" in text
+    assert "--lang" in text and "fr (French), en (English) or nl (Dutch)" in text
+
+
+# ----------------------------------------------------------------------------- languages (issue 16)
+
+
+def test_a_person_plays_in_dutch_from_piped_input(tmp_path):
+    path = tmp_path / "nl.json"
+    done = splendor(
+        "play",
+        "--lang",
+        "nl",
+        "--seats",
+        "human,random",
+        "--seed",
+        "5",
+        "--record",
+        str(path),
+        stdin="hello\nbuy 3.1\n?\ntake G U W\n",
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "'hello' is geen actie" in out and "'buy 3.1' mag nu niet" in out
+    assert "╭─ ronde 1 · beurt 1 · ▶ jij bent aan zet (plek 0)" in out
+    assert "Zo noteer je een keuze (Splendor)" in out  # '?'
+    assert "onafgemaakt spel bewaard in" in out and "unfinished record" not in out
+    rec = GameRecord.load(path)
+    assert rec.players == ["jij", "random"] and rec.actions[0] == "take W U G"
+
+
+@pytest.mark.parametrize(
+    "locale, words",
+    [
+        ({"LANG": "fr_FR.UTF-8"}, "gagnant : "),
+        ({"LANG": "fr_FR.UTF-8", "LC_MESSAGES": "nl_BE.UTF-8"}, "winnaar: "),
+        ({"LANG": "nl_NL.UTF-8", "LC_ALL": "fr_CA.UTF-8"}, "gagnant : "),
+        ({"LANG": "de_DE.UTF-8"}, "winner: "),
+    ],
+)
+def test_the_language_comes_from_the_locale(locale, words, tmp_path):
+    env = {k: v for k, v in ENV.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "splendor.cli",
+            "play",
+            "--seats",
+            "random,random",
+            "--seed",
+            "3",
+            "--quiet",
+            "--record",
+            str(tmp_path / "g.json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**env, **locale},
+    )
+    assert done.returncode == 0, done.stderr
+    assert words in done.stdout
+
+
+def test_an_unknown_lang_is_refused_in_a_real_process(tmp_path):
+    done = splendor(
+        "play", "--lang", "de", "--seats", "random,random", "--record", str(tmp_path / "g")
+    )
+    assert done.returncode == 2
+    assert "--lang must be fr (French), en (English) or nl (Dutch), got 'de'" in done.stderr
+    assert "Traceback" not in done.stderr and not (tmp_path / "g").exists()
 
 
 def test_bench_reports_both_games_and_rejects_an_unknown_one(tmp_path):

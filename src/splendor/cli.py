@@ -44,7 +44,11 @@ def play(
     record: Path | None = typer.Option(
         None, "--record", "-r", help="Where to save the game record (default: records/<time>.json)."
     ),
-    name: str = typer.Option("you", "--name", help="Your name in the record (human seats)."),
+    name: str | None = typer.Option(
+        None,
+        "--name",
+        help="Your name in the record (human seats); default: 'you' in the game's language.",
+    ),
     delay: float = typer.Option(
         0.0, "--delay", help="Seconds to pause after each bot decision (to watch bot games)."
     ),
@@ -64,6 +68,12 @@ def play(
         "quit): its game, seats, names, seed and decisions come from the record, which is "
         "saved back to the same file unless --record is given.",
     ),
+    lang: str | None = typer.Option(
+        None,
+        "--lang",
+        help="Language of the game: fr (French), en (English) or nl (Dutch). Default: the "
+        "terminal's locale (LC_ALL, LC_MESSAGES, then LANG), else English.",
+    ),
 ) -> None:
     """Play a game in the terminal: people against bots, or bots against each other.
 
@@ -72,7 +82,8 @@ def play(
     rows 1-5 from the top): `take c3 c4 c5`, `gold a1` then `reserve 2.3`, `buy 1.2`.
     On your turn type an action or its number from the list; `?` shows the notation.
     The record is saved at the end, and also on Ctrl-C or end of input (unfinished);
-    `--resume RECORD` plays such a game on.
+    `--resume RECORD` plays such a game on (in any language). `--lang fr` or `--lang nl`
+    plays in French or Dutch (the notation stays the same).
     """
     from .tui.app import run_play
 
@@ -87,6 +98,7 @@ def play(
         quiet=quiet,
         turn_cap=turn_cap,
         resume=resume,
+        language=lang,
     )
     raise typer.Exit(code)
 

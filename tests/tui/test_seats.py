@@ -145,7 +145,9 @@ def test_a_failing_external_bot_forfeits_and_hears_the_result(tmp_path):
     assert "answered 'buy 1.1', which is not one of the" in forfeit["reason"]
     out = text_of(con)
     assert f"external:{cmd} (seat 1) forfeits: {forfeit['reason']}" in out
-    assert f"winner: random (forfeit by external:{cmd}, {rec.result['turns']} turns)" in out
+    turns = rec.result["turns"]
+    turns_text = f"{turns} turn" if turns == 1 else f"{turns} turns"  # "1 turn", not "1 turns"
+    assert f"winner: random (forfeit by external:{cmd}, {turns_text})" in out
     assert f"record saved to {path}" in out
     # run_play closed the program, telling it the result: it read the end message
     assert [m["type"] for m in _seen(tmp_path)] == ["start", "decision", "end"]

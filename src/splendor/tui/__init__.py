@@ -4,4 +4,10 @@ agent, the game loop.
 ``splendor play`` calls :func:`splendor.tui.app.run_play`. Drawing (:mod:`.render` for
 classic, :mod:`.render_duel` for Duel) works only from a seat's observation, never from the
 full state (C16, D22); :mod:`.games` holds what differs between the games.
+
+Everything is printed in one language, English, French or Dutch (``splendor play --lang``,
+else the terminal's locale): each drawing function takes ``language=``, a
+:class:`~.games.GameUI` carries its language, and every sentence comes from the catalogue
+``tui`` (``locale/<lang>/LC_MESSAGES/tui.po``, :mod:`splendor.i18n`); :mod:`.words` holds
+the words both games share. The notation (``take W U G``) is the same in every language.
 """

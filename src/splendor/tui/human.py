@@ -11,7 +11,9 @@ differs per game (drawing, notation, explanations) from :mod:`.games`.
 Commands at the prompt: ``?`` (or ``help``) shows the notation and the full list,
 ``list`` the full list with what each card action means, ``board`` redraws the board,
 ``quit`` stops the game (the record is saved, unfinished). End of input (Ctrl-D, or the
-end of a piped file) stops the game the same way: :class:`QuitGame` is raised.
+end of a piped file) stops the game the same way: :class:`QuitGame` is raised. The command
+words, like the notation, are the same in every language; what they print speaks the
+language of the game (``language=``, or the one of the :class:`~.games.GameUI` given).
 """
 
 from __future__ import annotations
@@ -25,14 +27,26 @@ from rich.console import Console
 from rich.text import Text
 
 from ..classic.explain import why_illegal
+from ..i18n import DEFAULT_LANGUAGE, Messages
 from .games import CLASSIC, GameUI, ui_for
+from .words import phase_name, tui_messages
 
-HELP_COMMANDS = """\
-<number>          pick that decision from the numbered list
-?  or  help       this help and the full list of legal decisions
-list              the full list, with what each card action means
-board             draw the board again
-quit              stop here; the game record is saved (unfinished)"""
+
+def help_commands(t: Messages) -> str:
+    """What can be typed at the prompt besides a decision, in ``t``'s language (the
+    command words themselves, like the notation, are the same in every language)."""
+    rows = (
+        (t.gettext("<number>"), t.gettext("pick that decision from the numbered list")),
+        (t.gettext("?  or  help"), t.gettext("this help and the full list of legal decisions")),
+        ("list", t.gettext("the full list, with what each card action means")),
+        ("board", t.gettext("draw the board again")),
+        ("quit", t.gettext("stop here; the game record is saved (unfinished)")),
+    )
+    return "\n".join(f"{word:<18}{meaning}" for word, meaning in rows)
+
+
+HELP_COMMANDS = help_commands(tui_messages(DEFAULT_LANGUAGE))
+"""The commands at the prompt, in English (:func:`help_commands` for another language)."""
 
 _HELP_WORDS = {"?", "h", "help"}
 _LIST_WORDS = {"l", "ls", "list", "moves", "actions"}
@@ -52,13 +66,13 @@ class InputProblem(ValueError):
     """An entry that is not a usable decision; the message says why, for the person."""
 
 
-def _ui_of(observation: Any, ui: GameUI | None = None) -> GameUI:
+def _ui_of(observation: Any, ui: GameUI | None = None, language: str = DEFAULT_LANGUAGE) -> GameUI:
     if ui is not None:
         return ui
     try:
-        return ui_for(observation)
+        return ui_for(observation, language)
     except ValueError:
-        return CLASSIC
+        return CLASSIC.in_language(language)
 
 
 def parse_entry(
@@ -69,29 +83,46 @@ def parse_entry(
     ``TAKE c5 c3 c4`` are fine).
 
     Args:
-        ui: the game (default: the game of ``observation``).
+        ui: the game and the language of the messages (default: the game of
+            ``observation``, in English).
 
     Raises:
         InputProblem: empty, out-of-range number, malformed notation or an illegal action;
-            the message explains and suggests what to do.
+            the message explains and suggests what to do, in the language of ``ui``.
     """
     ui = _ui_of(observation, ui)
+    t = ui.t
     entry = " ".join(text.split())
     if not entry:
-        raise InputProblem(f"type an action (e.g. '{ui.example}') or its number; '?' for help")
+        raise InputProblem(
+            t.gettext(
+                "type an action (e.g. '{example}') or its number; '?' for help", example=ui.example
+            )
+        )
     if entry.lstrip("#").isdigit():
         n = int(entry.lstrip("#"))
         if 1 <= n <= len(legal):
             return legal[n - 1]
-        raise InputProblem(f"there is no decision number {n}: pick 1 to {len(legal)}")
+        raise InputProblem(
+            t.ngettext(
+                "there is no decision number {number}: there is only {n}",
+                "there is no decision number {number}: pick 1 to {n}",
+                len(legal),
+                number=n,
+                n=len(legal),
+            )
+        )
     try:
         action = ui.module.Action.parse(entry)
     except ValueError as e:
         hint = ui.notation_hint(entry, str(e))
-        raise InputProblem(f"'{entry}' is not an action: {hint}") from None
+        raise InputProblem(
+            t.gettext("'{entry}' is not an action: {hint}", entry=entry, hint=hint)
+        ) from None
     if action in legal:
         return action
-    raise InputProblem(f"'{action}' is not legal now: {ui.why_illegal(observation, action)}")
+    why = ui.why_illegal(observation, action)
+    raise InputProblem(t.gettext("'{action}' is not legal now: {why}", action=action, why=why))
 
 
 def _default_echo() -> bool:
@@ -114,6 +145,11 @@ class HumanAgent:
             terminal, so that a piped session reads like a transcript).
         game: the game played (a name such as ``"duel"``, or a :class:`~.games.GameUI`);
             default: taken from each observation.
+        language: the language of everything this seat prints (``"en"``, ``"fr"`` or
+            ``"nl"``); a :class:`~.games.GameUI` given as ``game`` keeps its own.
+
+    Raises:
+        ValueError: an unknown game or language.
     """
 
     def __init__(
@@ -125,6 +161,7 @@ class HumanAgent:
         input_fn: Callable[[str], str] | None = None,
         echo: bool | None = None,
         game: str | GameUI | None = None,
+        language: str = DEFAULT_LANGUAGE,
     ) -> None:
         self.name = name
         self.names = list(names) if names is not None else None
@@ -132,17 +169,20 @@ class HumanAgent:
         self._input = input_fn
         self.echo = _default_echo() if echo is None and input_fn is None else bool(echo)
         self._drawn_turn: int | None = None
-        self._ui: GameUI | None = ui_for(game) if isinstance(game, str) else game
+        self._ui: GameUI | None = ui_for(game, language) if isinstance(game, str) else game
+        self.language = self._ui.language if self._ui is not None else language
+        tui_messages(self.language)  # an unknown language fails here, not mid-game
 
     def ui(self, observation: Any) -> GameUI:
         """The game of ``observation`` (or the one given at construction)."""
-        return _ui_of(observation, self._ui)
+        return _ui_of(observation, self._ui, self.language)
 
     # ------------------------------------------------------------------ drawing
 
     def show_board(self, observation: Any, legal: Sequence[Any]) -> None:
         """The board as this seat sees it, then the numbered legal decisions."""
-        self.console.print(self.ui(observation).render.render_board(observation, self.names))
+        render = self.ui(observation).render
+        self.console.print(render.render_board(observation, self.names, language=self.language))
         self.show_actions(observation, legal)
 
     def show_followup(self, observation: Any, legal: Sequence[Any]) -> None:
@@ -154,20 +194,28 @@ class HumanAgent:
         self.show_actions(observation, legal)
 
     def show_actions(self, observation: Any, legal: Sequence[Any]) -> None:
+        """The legal decisions, numbered, compact."""
         width = max(40, min(self.console.width, 120))
         render = self.ui(observation).render
-        self.console.print(render.render_actions(observation, legal, width=width))
+        self.console.print(
+            render.render_actions(observation, legal, width=width, language=self.language)
+        )
 
     def show_help(self, observation: Any, legal: Sequence[Any]) -> None:
+        """The notation, the commands, the legend, then the full list (``?``)."""
         ui = self.ui(observation)
-        self.console.print(Text(f"How to play a decision ({ui.title})", style="bold underline"))
+        t = ui.t
+        title = t.gettext("How to write a decision ({game})", game=ui.title)
+        self.console.print(Text(title, style="bold underline"))
         self.console.print(ui.render.colorize(ui.notation_help))
-        self.console.print(Text(HELP_COMMANDS))
+        self.console.print(Text(help_commands(t)))
         self.console.print(Text(ui.legend, style="dim"))
         self.show_list(observation, legal)
 
     def show_list(self, observation: Any, legal: Sequence[Any]) -> None:
-        self.console.print(self.ui(observation).render.render_action_list(observation, legal))
+        """Every legal decision with what it means (``list``)."""
+        render = self.ui(observation).render
+        self.console.print(render.render_action_list(observation, legal, language=self.language))
 
     # ------------------------------------------------------------------ input
 
@@ -181,10 +229,11 @@ class HumanAgent:
         return line
 
     def prompt(self, observation: Any) -> Text:
+        """``ann › ``, or ``ann [payment] › `` in a later decision of a turn."""
         p = Text()
         p.append(f"{self.name}", style="bold green")
         if observation.phase != "main":
-            p.append(f" [{observation.phase}]", style="magenta")
+            p.append(f" [{phase_name(observation.phase, self.ui(observation).t)}]", style="magenta")
         p.append(" › ", style="bold")
         return p
 
@@ -253,6 +302,7 @@ def discard_typeahead(stream: IO[Any] | None = None) -> bool:
 
 __all__ = [
     "HELP_COMMANDS",
+    "help_commands",
     "HumanAgent",
     "InputProblem",
     "QuitGame",

@@ -20,15 +20,20 @@ from typing import Any
 
 from rich import box
 from rich.console import Group, RenderableType
+from rich.measure import Measurement
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from ..colors import DUEL_TOKEN_LETTERS, GEM_LETTERS, NUM_GEMS
-from ..duel import Card, HiddenCard, Observation, Royal
+from ..duel import ROYALS, Card, HiddenCard, Observation, Royal
 from ..duel.board import SIZE, cell_name
 from ..duel.cards import COLOR_JOKER, COLOR_NONE
+from ..duel.state import to_action
+from ..i18n import DEFAULT_LANGUAGE, Messages
+from . import words
 from .render import TOKEN_STYLES as _CLASSIC_STYLES
+from .words import phase_name, points_short, rich_format, tui_messages
 
 PEARL_STYLE = "bold black on bright_magenta"
 TOKEN_STYLES: tuple[str, ...] = (*_CLASSIC_STYLES[:NUM_GEMS], PEARL_STYLE, _CLASSIC_STYLES[5])
@@ -77,7 +82,7 @@ def colorize(text: str, style: str = "") -> Text:
     return out
 
 
-def cost_text(cost: Sequence[int]) -> Text:
+def cost_text(cost: Sequence[int], *, language: str = DEFAULT_LANGUAGE) -> Text:
     """A card cost (W U G R K pearl): ``4W 2K 1P`` with coloured chips; ``free`` when 0."""
     out = Text()
     for c, n in enumerate(cost[:6]):
@@ -86,7 +91,7 @@ def cost_text(cost: Sequence[int]) -> Text:
                 out.append(" ")
             out.append_text(chip(c, n))
     if not out:
-        out.append("free", style="dim")
+        out.append(tui_messages(language).gettext("free"), style="dim")
     return out
 
 
@@ -105,25 +110,76 @@ def tokens_text(tokens: Sequence[int], *, show_zero: bool = True) -> Text:
     return out
 
 
-def bonus_text(card: Card) -> Text:
+def _bonus_word(card: Card, t: Messages) -> str:
+    if card.color == COLOR_JOKER:
+        return t.gettext("joker")
+    if card.color == COLOR_NONE or card.bonus_count == 0:
+        return "-"
+    return GEM_LETTERS[card.color] * card.bonus_count
+
+
+def bonus_text(card: Card, *, language: str = DEFAULT_LANGUAGE) -> Text:
     """A card's bonus: its colour chip repeated per bonus (``W``, ``KK``), ``joker``, or
     ``-`` for none."""
+    word = _bonus_word(card, tui_messages(language))
     if card.color == COLOR_JOKER:
-        return Text("joker", style=JOKER_STYLE)
-    if card.color == COLOR_NONE or card.bonus_count == 0:
-        return Text("-", style="dim")
-    return Text(GEM_LETTERS[card.color] * card.bonus_count, style=TOKEN_STYLES[card.color])
+        return Text(word, style=JOKER_STYLE)
+    if word == "-":
+        return Text(word, style="dim")
+    return Text(word, style=TOKEN_STYLES[card.color])
 
 
-def ability_name(card: Card | Royal) -> str:
-    """The ability as shown on a card: ``again``, ``token``, ``privilege``, ``steal``;
-    empty for none and for a joker's own (its bonus already says ``joker``)."""
+def ability_name(card: Card | Royal, *, language: str = DEFAULT_LANGUAGE) -> str:
+    """The ability as shown on a card (D13-D17): ``again``, ``token``, ``privilege``,
+    ``steal`` (in ``language``); empty for none and for a joker's own (its bonus already
+    says ``joker``)."""
     ab = card.ability
     if ab in ("none", "joker"):
         return ""
     if ab == "joker+again":
-        return "again"
-    return ab
+        ab = "again"
+    # "ability" tells these apart from the same words elsewhere (a privilege spent, a
+    # token taken): they name what a card does
+    tr = tui_messages(language).translations
+    names = {
+        "again": tr.pgettext("ability", "again"),
+        "token": tr.pgettext("ability", "token"),
+        "privilege": tr.pgettext("ability", "privilege"),
+        "steal": tr.pgettext("ability", "steal"),
+    }
+    return names.get(ab, ab)
+
+
+def crowns_short(n: int, t: Messages) -> str:
+    """Crowns on a card, short: ``2cr``."""
+    return t.gettext("{n}cr", n=n)
+
+
+def card_words(card: Card | HiddenCard | None, language: str = DEFAULT_LANGUAGE) -> str:
+    """A jewel card in one line of text, as ``str(card)`` writes it
+    (``L1 W 0pt again [2U 2G 1P]``) with its words in ``language``; a hidden card is its
+    level only (D22); ``None`` an empty slot."""
+    t = tui_messages(language)
+    if card is None:
+        return t.gettext("empty slot")
+    if isinstance(card, HiddenCard):
+        return t.gettext("L{level} (hidden)", level=card.level)
+    cost = " ".join(f"{n}{DUEL_TOKEN_LETTERS[c]}" for c, n in enumerate(card.cost) if n)
+    text = f"L{card.level} {_bonus_word(card, t)} {points_short(card.points, t)}"
+    if card.crowns:
+        text += " " + crowns_short(card.crowns, t)
+    ability = ability_name(card, language=language)
+    if ability:
+        text += " " + ability
+    return f"{text} [{cost or t.gettext('free')}]"
+
+
+def royal_words(royal: Royal, language: str = DEFAULT_LANGUAGE) -> str:
+    """A royal card in one line of text: ``royal card 2pt again``."""
+    t = tui_messages(language)
+    ability = ability_name(royal, language=language)
+    text = t.gettext("royal card {points}", points=points_short(royal.points, t))
+    return f"{text} {ability}" if ability else text
 
 
 def card_text(
@@ -132,6 +188,7 @@ def card_text(
     *,
     lines: bool = False,
     level: bool = True,
+    language: str = DEFAULT_LANGUAGE,
 ) -> Text:
     """One jewel card: ``label``, level, bonus, points, crowns, ability and cost; a hidden
     card shows its level only; ``None`` is an empty slot.
@@ -140,42 +197,45 @@ def card_text(
     the cost; then the ability), for the pyramid. ``level=False`` leaves the level out (a
     pyramid slot already says it).
     """
+    t = tui_messages(language)
     out = Text()
     if label:
         out.append(label, style="bold cyan")
         out.append(" ")
     if card is None:
-        out.append("(empty)", style=EMPTY_STYLE)
+        out.append(t.gettext("(empty)"), style=EMPTY_STYLE)
         return out
     if isinstance(card, HiddenCard):
         out.append(f"L{card.level} ", style="bold")
-        out.append("(hidden)", style=HIDDEN_STYLE)
+        out.append(t.gettext("(hidden)"), style=HIDDEN_STYLE)
         return out
     if level and not lines:
         out.append(f"L{card.level} ", style="dim")
-    out.append_text(bonus_text(card))
+    out.append_text(bonus_text(card, language=language))
     out.append(" ")
-    out.append(f"{card.points}pt", style=POINTS_STYLE if card.points else "dim")
+    out.append(points_short(card.points, t), style=POINTS_STYLE if card.points else "dim")
     if card.crowns:
-        out.append(f" {card.crowns}cr", style=CROWN_STYLE)
-    ability = ability_name(card)
+        out.append(" " + crowns_short(card.crowns, t), style=CROWN_STYLE)
+    ability = ability_name(card, language=language)
     if not lines and ability:
         out.append(f" {ability}", style=ABILITY_STYLE)
     out.append("\n" if lines else " ")
-    out.append_text(cost_text(card.cost))
+    out.append_text(cost_text(card.cost, language=language))
     if lines and ability:
         out.append("\n")
         out.append(ability, style=ABILITY_STYLE)
     return out
 
 
-def royal_text(royal: Royal, number: int | None = None) -> Text:
+def royal_text(
+    royal: Royal, number: int | None = None, *, language: str = DEFAULT_LANGUAGE
+) -> Text:
     """A royal card: ``[2] 2pt again`` (its number in the notation, points, ability)."""
     out = Text()
     if number is not None:
         out.append(f"[{number}] ", style="bold cyan")
-    out.append(f"{royal.points}pt", style=POINTS_STYLE)
-    ability = ability_name(royal)
+    out.append(points_short(royal.points, tui_messages(language)), style=POINTS_STYLE)
+    ability = ability_name(royal, language=language)
     if ability:
         out.append(f" {ability}", style=ABILITY_STYLE)
     return out
@@ -200,11 +260,9 @@ def _require_observation(obs: Any) -> Observation:
     return obs
 
 
-def seat_label(names: Sequence[str] | None, seat: int) -> str:
+def seat_label(names: Sequence[str] | None, seat: int, *, language: str = DEFAULT_LANGUAGE) -> str:
     """``names[seat]`` or ``seat N`` when no names are known."""
-    if names and 0 <= seat < len(names):
-        return names[seat]
-    return f"seat {seat}"
+    return words.seat_label(names, seat, tui_messages(language))
 
 
 def board_grid(obs: Observation) -> Text:
@@ -245,25 +303,34 @@ def _royal_owner(obs: Observation) -> dict[int, int]:
     return {r.id: p.seat for p in obs.players for r in p.royals}
 
 
-def side_panel(obs: Observation, names: Sequence[str] | None = None, *, you: bool = True) -> Table:
+def side_panel(
+    obs: Observation,
+    names: Sequence[str] | None = None,
+    *,
+    you: bool = True,
+    language: str = DEFAULT_LANGUAGE,
+) -> Table:
     """What lies beside the board: the bag, the privileges (beside the board and held),
     the decks, the royal cards (numbered 1-4, taken ones marked) and what wins (D21)."""
     obs = _require_observation(obs)
-    t = Table.grid(padding=(0, 1))
-    t.add_column(style="bold", no_wrap=True)
-    t.add_column()
+    t = tui_messages(language)
+    table = Table.grid(padding=(0, 1))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
     bag = obs.bag
     line = tokens_text(bag)
     line.append(f"  ({sum(bag)})", style="dim")
-    t.add_row("bag", line)
+    table.add_row(t.gettext("bag"), line)
     priv = privileges_text(obs.free_privileges)
-    priv.append(" beside the board", style="dim")
+    priv.append(" " + t.gettext("beside the board"), style="dim")
     for p in obs.players:
-        priv.append(f"\n{seat_label(names, p.seat)} ", style="dim")
+        priv.append(f"\n{words.seat_label(names, p.seat, t)} ", style="dim")
         priv.append_text(privileges_text(p.privileges))
-    t.add_row("privileges", priv)
+    table.add_row(t.gettext("privileges"), priv)
     sizes = obs.deck_sizes
-    t.add_row("decks", Text(" · ".join(f"L{lvl} {sizes[lvl - 1]}" for lvl in (3, 2, 1))))
+    table.add_row(
+        t.gettext("decks"), Text(" · ".join(f"L{lvl} {sizes[lvl - 1]}" for lvl in (3, 2, 1)))
+    )
     owners = _royal_owner(obs)
     by_id = {r.id: r for p in obs.players for r in p.royals}
     royals = Text()
@@ -271,59 +338,79 @@ def side_panel(obs: Observation, names: Sequence[str] | None = None, *, you: boo
         if k:
             royals.append("\n" if k % 2 == 0 else "  ")
         if royal is not None:
-            royals.append_text(royal_text(royal, k + 1))
+            royals.append_text(royal_text(royal, k + 1, language=language))
             continue
         who = owners.get(k)
-        holder = (
-            "you"
-            if you and who == obs.seat
-            else (seat_label(names, who) if who is not None else "?")
-        )
         royals.append(f"[{k + 1}] ", style="dim")
         if k in by_id:
-            royals.append(f"{by_id[k].points}pt", style="dim strike")
+            royals.append(points_short(by_id[k].points, t), style="dim strike")
             royals.append(" ")
-        royals.append(f"taken by {holder}", style="dim")
-    t.add_row("royals", royals)
+        if you and who == obs.seat:
+            taken = t.gettext("taken by you")
+        else:
+            holder = words.seat_label(names, who, t) if who is not None else "?"
+            taken = t.gettext("taken by {name}", name=holder)
+        royals.append(taken, style="dim")
+    table.add_row(t.gettext("royals"), royals)
     win = Text(
-        f"{WIN_POINTS} points · {WIN_CROWNS} crowns · {WIN_COLOR_POINTS} points in one colour",
+        t.gettext(
+            "{points} points · {crowns} crowns · {colour} points in one colour",
+            points=WIN_POINTS,
+            crowns=WIN_CROWNS,
+            colour=WIN_COLOR_POINTS,
+        ),
         style="dim",
     )
-    t.add_row("to win", win)
+    table.add_row(t.gettext("to win"), win)
     cap = obs.turn_cap
     if cap is not None:
-        t.add_row("turn cap", Text(f"{cap} turns, then no winner (D25)", style="dim"))
-    return t
+        table.add_row(
+            t.gettext("turn cap"),
+            Text(
+                t.ngettext(
+                    "{n} turn, then no winner (D25)", "{n} turns, then no winner (D25)", cap, n=cap
+                ),
+                style="dim",
+            ),
+        )
+    return table
 
 
 def board_and_side(
-    obs: Observation, names: Sequence[str] | None = None, *, you: bool = True
+    obs: Observation,
+    names: Sequence[str] | None = None,
+    *,
+    you: bool = True,
+    language: str = DEFAULT_LANGUAGE,
 ) -> Table:
     """The token grid with :func:`side_panel` to its right."""
-    t = Table.grid(padding=(0, 3))
-    t.add_column(no_wrap=True)
-    t.add_column()
-    t.add_row(board_grid(obs), side_panel(obs, names, you=you))
-    return t
+    table = Table.grid(padding=(0, 3))
+    table.add_column(no_wrap=True)
+    table.add_column()
+    table.add_row(board_grid(obs), side_panel(obs, names, you=you, language=language))
+    return table
 
 
-def pyramid_table(obs: Observation) -> Table:
+def pyramid_table(obs: Observation, *, language: str = DEFAULT_LANGUAGE) -> Table:
     """The pyramid: level 3 on top (3 cards), level 2 (4) and level 1 (5), each card with
     its slot label ``level.slot``; under each level, how many cards its deck holds."""
     obs = _require_observation(obs)
-    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False, padding=(0, 1))
-    t.add_column("deck", style="bold", no_wrap=True, min_width=4)
+    t = tui_messages(language)
+    table = Table(
+        box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False, padding=(0, 1)
+    )
+    table.add_column(t.gettext("deck"), style="bold", no_wrap=True, min_width=4)
     for slot in range(1, 6):
-        t.add_column(f"slot {slot}")
+        table.add_column(t.gettext("slot {n}", n=slot))
     sizes = obs.deck_sizes
     for lvl in (3, 2, 1):
         row: list[RenderableType] = [Text(f"L{lvl}\n{sizes[lvl - 1]:2d}", style="bold")]
         cards = obs.pyramid[lvl - 1]
         for slot, card in enumerate(cards, start=1):
-            row.append(card_text(card, f"{lvl}.{slot}", lines=True))
+            row.append(card_text(card, f"{lvl}.{slot}", lines=True, language=language))
         row.extend(Text("") for _ in range(5 - len(cards)))
-        t.add_row(*row)
-    return t
+        table.add_row(*row)
+    return table
 
 
 def _best_color(color_points: Sequence[int]) -> tuple[int, int]:
@@ -339,50 +426,75 @@ class _ByWidth:
         self.wide, self.narrow, self.min_width = wide, narrow, min_width
 
     def __rich_console__(self, console: Any, options: Any) -> Any:
-        yield self.wide if options.max_width >= self.min_width else self.narrow
+        fits = options.max_width >= self.min_width
+        if fits:  # and wide enough for the words of this language
+            unbounded = options.update_width(10 * options.max_width)
+            need = Measurement.get(console, unbounded, self.wide).maximum
+            fits = options.max_width >= need
+        yield self.wide if fits else self.narrow
 
 
-def _player_cell(obs: Observation, p: Any, names: Sequence[str] | None, you: bool) -> Text:
+def _player_cell(
+    obs: Observation, p: Any, names: Sequence[str] | None, you: bool, t: Messages
+) -> Text:
     who = Text()
     who.append(f"{TURN_MARK} " if p.seat == obs.current_player else "  ", style="bold green")
     who.append(f"{p.seat} ", style="dim")
     mine = you and p.seat == obs.seat
-    label = seat_label(names, p.seat)
+    label = words.seat_label(names, p.seat, t)
     who.append(label, style="bold underline" if mine else "bold")
-    if mine and label.lower() != "you":
-        who.append(" (you)", style="dim")
+    if mine and not words.is_you(label, t):
+        who.append(" " + t.gettext("(you)"), style="dim")
     who.append("\n    ")
-    who.append(f"{p.points} pt" + ("" if p.points == 1 else "s"), style=POINTS_STYLE)
-    who.append(" · ")
-    who.append(f"{p.crowns} cr", style=CROWN_STYLE if p.crowns else "dim")
-    who.append(f" · {len(p.purchased)} cards")
-    who.append("\n    priv ")
+    points = t.ngettext("{n} prestige point", "{n} prestige points", p.points, n=p.points)
+    who.append(points, style=POINTS_STYLE)
+    who.append("\n    ")
+    crowns = t.ngettext("{n} crown", "{n} crowns", p.crowns, n=p.crowns)
+    who.append(crowns, style=CROWN_STYLE if p.crowns else "dim")
+    cards = len(p.purchased)
+    who.append(" · " + t.ngettext("{n} card", "{n} cards", cards, n=cards))
+    who.append("\n    " + t.gettext("priv") + " ")
     who.append_text(privileges_text(p.privileges))
     if p.royals:
-        who.append("\n    royal ")
+        label = t.gettext("royal") + " "
         for k, royal in enumerate(p.royals):
-            if k:
-                who.append(", ")
-            who.append_text(royal_text(royal, royal.id + 1))
+            who.append("\n    " + (label if k == 0 else " " * len(label)))
+            who.append_text(royal_text(royal, royal.id + 1, language=t.language))
     return who
 
 
-def _holdings_cell(p: Any) -> Text:
-    tok = Text("tok ", style="dim")
+def _labels(t: Messages) -> dict[str, str]:
+    """The row labels of a player's holdings, padded to one width."""
+    found = {
+        "tok": t.gettext("tok"),
+        "bon": t.gettext("bon"),
+        "pts": t.gettext("pts"),
+        "res": t.gettext("res"),
+    }
+    width = max(len(v) for v in found.values())
+    return {k: v.ljust(width) + " " for k, v in found.items()}
+
+
+def _holdings_cell(p: Any, t: Messages) -> Text:
+    labels = _labels(t)
+    tok = Text(labels["tok"], style="dim")
     tok.append_text(tokens_text(p.tokens))
     over = p.num_tokens > TOKEN_LIMIT
     tok.append(f" ={p.num_tokens:2d}/{TOKEN_LIMIT}", style="bold red" if over else "dim")
-    tok.append("\nbon ", style="dim")
+    tok.append("\n" + labels["bon"], style="dim")
     tok.append_text(tokens_text(p.bonuses))
-    tok.append("\npts ", style="dim")
+    tok.append("\n" + labels["pts"], style="dim")
     tok.append_text(tokens_text(p.color_points))
     best, pts = _best_color(p.color_points)
     if pts:
-        tok.append(f"  best {GEM_LETTERS[best]} {pts}/{WIN_COLOR_POINTS}", style="dim")
+        best_text = t.gettext(
+            "best {colour} {n}/{need}", colour=GEM_LETTERS[best], n=pts, need=WIN_COLOR_POINTS
+        )
+        tok.append("  " + best_text, style="dim")
     return tok
 
 
-def _reserved_cell(p: Any, prefix: str = "") -> Text:
+def _reserved_cell(p: Any, t: Messages, prefix: str = "") -> Text:
     res = Text()
     if not p.reserved and not prefix:
         res.append("-", style=EMPTY_STYLE)
@@ -390,71 +502,97 @@ def _reserved_cell(p: Any, prefix: str = "") -> Text:
         if k > 1 or prefix:
             res.append("\n")
         res.append(prefix, style="dim")
-        res.append_text(card_text(card, f"r{k}"))
+        res.append_text(card_text(card, f"r{k}", language=t.language))
         if p.reserved_blind[k - 1] and not isinstance(card, HiddenCard):
-            res.append(" blind", style="dim")
+            res.append(" " + t.gettext("blind"), style="dim")
     return res
 
 
 def players_table(
-    obs: Observation, names: Sequence[str] | None = None, *, you: bool = True
+    obs: Observation,
+    names: Sequence[str] | None = None,
+    *,
+    you: bool = True,
+    language: str = DEFAULT_LANGUAGE,
 ) -> RenderableType:
     """Both seats: points, crowns, cards, privileges, royal cards, tokens, bonuses, points
     per colour and reserved cards (the opponent's blind ones as their level only), with
-    the seat to play marked. Below 96 columns the reserved cards go under the tokens."""
+    the seat to play marked. Below 96 columns, or when the words of the language make the
+    table wider than the console, the reserved cards go under the tokens."""
     obs = _require_observation(obs)
+    t = tui_messages(language)
 
     def table(narrow: bool) -> Table:
-        t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
-        t.add_column("player", no_wrap=True)
-        heading = "holdings" if narrow else "tokens / bonuses / points per colour"
-        t.add_column(heading, no_wrap=not narrow)
+        out = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
+        out.add_column(t.gettext("player"), no_wrap=True)
+        if narrow:
+            heading = t.gettext("holdings")
+        else:
+            heading = t.gettext("tokens / bonuses / points per colour")
+        out.add_column(heading, no_wrap=not narrow)
         if not narrow:
-            t.add_column("reserved")
+            out.add_column(t.gettext("reserved"))
         for p in obs.players:
-            who = _player_cell(obs, p, names, you)
-            tok = _holdings_cell(p)
+            who = _player_cell(obs, p, names, you, t)
+            tok = _holdings_cell(p, t)
             if narrow:
-                tok.append_text(_reserved_cell(p, "res "))
-                t.add_row(who, tok, end_section=True)
+                tok.append_text(_reserved_cell(p, t, _labels(t)["res"]))
+                out.add_row(who, tok, end_section=True)
             else:
-                t.add_row(who, tok, _reserved_cell(p), end_section=True)
-        return t
+                out.add_row(who, tok, _reserved_cell(p, t), end_section=True)
+        return out
 
     return _ByWidth(table(False), table(True), 96)
 
 
-def status_line(obs: Observation, names: Sequence[str] | None = None, *, you: bool = True) -> Text:
+def status_line(
+    obs: Observation,
+    names: Sequence[str] | None = None,
+    *,
+    you: bool = True,
+    language: str = DEFAULT_LANGUAGE,
+) -> Text:
     """Turn, whose turn it is and the decision they owe (or the result once over).
     ``you``: the observing seat is the person looking (else a spectator of bots)."""
     obs = _require_observation(obs)
+    t = tui_messages(language)
     out = Text("Splendor Duel · ", style="bold")
     cur = obs.current_player
     if cur is None:
-        out.append(f"game over after {obs.turn} turns", style="bold red")
+        turns = obs.turn
+        out.append(
+            t.ngettext("game over after {n} turn", "game over after {n} turns", turns, n=turns),
+            style="bold red",
+        )
         return out
-    out.append(f"turn {obs.turn + 1}", style="bold")
+    out.append(t.gettext("turn {n}", n=obs.turn + 1), style="bold")
     if obs.turn_cap is not None:
         out.append(f"/{obs.turn_cap}", style="dim")
     mine = you and cur == obs.seat
-    who = "your move" if mine else f"{seat_label(names, cur)} to play"
+    if mine:
+        who = t.gettext("your move")
+    else:
+        who = t.gettext("{name} to play", name=words.seat_label(names, cur, t))
     out.append(" · ")
     out.append(f"{TURN_MARK} {who}", style="bold green" if mine else "bold")
-    out.append(f" (seat {cur})")
+    out.append(" " + t.gettext("(seat {seat})", seat=cur))
     if obs.phase != "main":
-        out.append(f" · {obs.phase}", style="bold magenta")
+        out.append(f" · {phase_name(obs.phase, t)}", style="bold magenta")
     elif obs.replenished:
-        out.append(" · board replenished", style="magenta")
+        out.append(" · " + t.gettext("board replenished"), style="magenta")
     if obs.extra_turn:
-        out.append(" · plays again next", style="bold yellow")
+        out.append(" · " + t.gettext("plays again next"), style="bold yellow")
     return out
 
 
-def phase_hint(obs: Observation, names: Sequence[str] | None = None) -> Text | None:
+def phase_hint(
+    obs: Observation, names: Sequence[str] | None = None, *, language: str = DEFAULT_LANGUAGE
+) -> Text | None:
     """What the current decision is about when it is not the main action: the card to
     reserve (D9), the payment (D10), the joker's colour (D14), a token to take (D15), a
     token to steal (D17), a royal card (D19) or tokens to return (D20)."""
     obs = _require_observation(obs)
+    t = tui_messages(language)
     cur = obs.current_player
     if cur is None:
         return None
@@ -463,103 +601,148 @@ def phase_hint(obs: Observation, names: Sequence[str] | None = None) -> Text | N
     if phase == "main":
         if obs.replenished and me.privileges:
             return Text(
-                "the board was replenished this turn: privileges can no longer be used "
-                "(D6, D7); now take tokens, take a gold to reserve, or buy",
+                t.gettext(
+                    "the board was replenished this turn: privileges can no longer be used "
+                    "(D6, D7); now take tokens, take a gold to reserve, or buy"
+                ),
                 style="dim",
             )
         return None
     if phase == "reserve":
         return Text(
-            "you took a gold: reserve a pyramid card ('reserve 2.3') or the top card of a "
-            "deck, blind ('reserve d1') (D9)"
+            t.gettext(
+                "you took a gold: reserve a pyramid card ('reserve 2.3') or the top card of "
+                "a deck, blind ('reserve d1') (D9)"
+            )
         )
     if phase == "payment" and obs.payment is not None:
         card, need, gold = obs.payment
-        out = Text("paying for ")
-        out.append_text(card_text(card))
-        out.append(" · still owed ")
         owed = Text()
         for c, n in enumerate(need):
             if n:
                 if owed:
                     owed.append(" ")
                 owed.append_text(chip(c, n))
-        out.append_text(owed if owed else Text("nothing"))
-        out.append(
-            f" · gold spent {gold} · 'gold W' spends a gold for a W ('gold P' for a pearl), "
-            "'pay' finishes (D10)"
+        return rich_format(
+            t.gettext(
+                "paying for {card} · still owed {owed} · gold spent: {gold} · 'gold W' spends "
+                "a gold for a W ('gold P' for a pearl), 'pay' finishes (D10)"
+            ),
+            card=card_text(card, language=language),
+            owed=owed if owed else Text(t.gettext("nothing")),
+            gold=gold,
         )
-        return out
     pending = obs.pending_card
     if phase == "joker":
-        out = Text("attach the joker ")
-        if pending is not None:
-            out.append_text(card_text(pending))
         colours = [GEM_LETTERS[c] for c in range(NUM_GEMS) if me.bonuses[c] > 0]
-        example = colours[0] if colours else "W"
-        out.append(f" to the colour of one of your cards: 'joker {example}' (you have bonuses in ")
-        out.append_text(colorize(" ".join(colours) or "none"))
-        out.append(") (D14)")
-        return out
+        return rich_format(
+            t.gettext(
+                "attach the joker {card} to the colour of one of your cards: 'joker {example}' "
+                "(you have bonuses in {colours}) (D14)"
+            ),
+            card=card_text(pending, language=language) if pending is not None else Text(""),
+            example=colours[0] if colours else "W",
+            colours=colorize(" ".join(colours)) if colours else Text(t.gettext("no colour")),
+        )
     if phase == "token" and pending is not None:
         color = pending.color
         cells = [cell_name(i) for i, v in enumerate(obs.board) if v == color]
-        out = Text("the card's ability: take a ")
-        out.append_text(chip(color))
-        out.append(f" token from the board: 'token {cells[0] if cells else 'c3'}' (on ")
-        out.append(" ".join(cells) or "no cell")
-        out.append(") (D15)")
-        return out
+        if not cells:  # the engine skips the ability then (D15): shown for completeness
+            return rich_format(
+                t.gettext("the card's ability: take a {token} token from the board; none is left"),
+                token=chip(color),
+            )
+        return rich_format(
+            t.gettext(
+                "the card's ability: take a {token} token from the board: 'token {cell}' "
+                "(on {cells}) (D15)"
+            ),
+            token=chip(color),
+            cell=cells[0],
+            cells=" ".join(cells),
+        )
     if phase == "steal":
         other = obs.player(1 - cur)
         held = [DUEL_TOKEN_LETTERS[c] for c in range(6) if other.tokens[c] > 0]
-        out = Text(f"steal one gem or pearl token from {seat_label(names, other.seat)}: ")
-        out.append(f"'steal {held[0] if held else 'W'}'; they hold ")
-        out.append_text(tokens_text(other.tokens[:6], show_zero=False) or Text("none"))
-        out.append(" (D17)")
-        return out
+        return rich_format(
+            t.gettext(
+                "steal one gem or pearl token from {name}: 'steal {example}'; they hold "
+                "{tokens} (D17)"
+            ),
+            name=words.seat_label(names, other.seat, t),
+            example=held[0] if held else "W",
+            tokens=tokens_text(other.tokens[:6], show_zero=False) or Text(t.gettext("no token")),
+        )
     if phase == "royal":
-        out = Text(f"{me.crowns} crowns: take a royal card with 'royal N' (D19): ")
+        royals = Text()
         for k, royal in enumerate(obs.royals, start=1):
             if royal is not None:
-                out.append_text(royal_text(royal, k))
-                out.append("  ")
-        out.rstrip()
-        return out
-    if phase == "return tokens":
-        num_held = me.num_tokens
-        who = "you hold" if cur == obs.seat else f"{seat_label(names, cur)} holds"
-        return Text(
-            f"{who} {num_held} tokens: return {num_held - TOKEN_LIMIT}, one at a time "
-            f"('return W', 'return *') (limit {TOKEN_LIMIT}, D20)"
+                if royals:
+                    royals.append("  ")
+                royals.append_text(royal_text(royal, k, language=language))
+        return rich_format(
+            t.ngettext(
+                "{n} crown: take a royal card with 'royal N' (D19): {royals}",
+                "{n} crowns: take a royal card with 'royal N' (D19): {royals}",
+                me.crowns,
+            ),
+            n=me.crowns,
+            royals=royals,
         )
+    if phase == "return tokens":
+        held_n = me.num_tokens
+        back = held_n - TOKEN_LIMIT
+        if cur == obs.seat:
+            text = t.ngettext(
+                "you hold {held} tokens: return {n} token ('return W', 'return *') (limit 10, D20)",
+                "you hold {held} tokens: return {n} tokens, one at a time ('return W', "
+                "'return *') (limit 10, D20)",
+                back,
+                held=held_n,
+                n=back,
+            )
+        else:
+            text = t.ngettext(
+                "{name} holds {held} tokens and returns {n} token (limit 10, D20)",
+                "{name} holds {held} tokens and returns {n} tokens, one at a time (limit 10, D20)",
+                back,
+                name=words.seat_label(names, cur, t),
+                held=held_n,
+                n=back,
+            )
+        return Text(text)
     return None
 
 
 def render_board(
-    obs: Observation, names: Sequence[str] | None = None, *, you: bool = True
+    obs: Observation,
+    names: Sequence[str] | None = None,
+    *,
+    you: bool = True,
+    language: str = DEFAULT_LANGUAGE,
 ) -> Panel:
     """The whole duel as seat ``obs.seat`` sees it: status, the token board with its
     coordinates, bag, privileges, decks and royal cards, the pyramid, both players.
     ``you=False`` drops "your move" and "(you)" (for a spectator of a bots-only game, who
-    still sees only that seat's observation).
+    still sees only that seat's observation). ``language``: ``"en"``, ``"fr"`` or ``"nl"``.
 
     Raises:
         TypeError: ``obs`` is not a :class:`~splendor.duel.Observation` (a full state would
             show the opponent's blind reserves).
+        ValueError: an unknown ``language``.
     """
     obs = _require_observation(obs)
     parts: list[RenderableType] = [
-        board_and_side(obs, names, you=you),
-        pyramid_table(obs),
-        players_table(obs, names, you=you),
+        board_and_side(obs, names, you=you, language=language),
+        pyramid_table(obs, language=language),
+        players_table(obs, names, you=you, language=language),
     ]
-    hint = phase_hint(obs, names)
+    hint = phase_hint(obs, names, language=language)
     if hint is not None:
         parts.append(hint)
     return Panel(
         Group(*parts),
-        title=status_line(obs, names, you=you),
+        title=status_line(obs, names, you=you, language=language),
         title_align="left",
         border_style="cyan",
         box=box.ROUNDED,
@@ -591,6 +774,56 @@ MAX_LISTED_TAKES = 12
 """Above this many legal takes, the compact list sums them up in one line."""
 
 
+def _group_labels(t: Messages) -> dict[str, str]:
+    return {
+        "privilege": t.gettext("privilege"),
+        "replenish": t.gettext("replenish"),
+        "take": t.gettext("take"),
+        "gold": t.gettext("take gold"),
+        "reserve": t.gettext("reserve"),
+        "buy": t.gettext("buy"),
+        "buy+pay": t.gettext("buy+pay"),
+        "payment": t.gettext("payment"),
+        "joker": t.gettext("joker"),
+        "token": t.gettext("token"),
+        "steal": t.gettext("steal"),
+        "royal": t.gettext("royal"),
+        "return": t.gettext("return"),
+        "pass": t.gettext("pass"),
+    }
+
+
+def describe(obs: Observation, action: Any, *, language: str = DEFAULT_LANGUAGE) -> str:
+    """``action`` in notation, with the card, tokens or royal card it concerns in this
+    position (``buy 1.2: L1 W 0pt again [2U 2G 1P]``, ``take a1 b1: U G``), as
+    :meth:`~splendor.duel.Observation.describe` writes it, in ``language``. A card the
+    observing seat may not see stays hidden (D22).
+
+    Raises:
+        ValueError: a malformed action.
+    """
+    obs = _require_observation(obs)
+    a = to_action(action)
+    if a.kind in ("reserve_pyramid", "buy", "buy_choose") and not a.reserved:
+        assert a.level is not None and a.slot is not None
+        card = obs.pyramid[a.level - 1][a.slot - 1]
+        return f"{a}: {card_words(card, language)}"
+    if a.reserved and a.slot:
+        seat = obs.current_player if obs.current_player is not None else obs.seat
+        reserved = obs.player(seat).reserved
+        if a.slot <= len(reserved):
+            return f"{a}: {card_words(reserved[a.slot - 1], language)}"
+    if a.kind == "take":
+        board = obs.board
+        got = " ".join(
+            DUEL_TOKEN_LETTERS[v] if (v := board[c]) is not None else "-" for c in a.cells
+        )
+        return f"{a}: {got}"
+    if a.kind == "royal" and a.slot:
+        return f"{a}: {royal_words(ROYALS[a.slot - 1], language)}"
+    return str(a)
+
+
 def _cell_chip(obs: Observation, cell: int) -> Text:
     """``c3 W``: a cell name and the chip of the token on it."""
     out = Text(cell_name(cell) + " ")
@@ -599,7 +832,7 @@ def _cell_chip(obs: Observation, cell: int) -> Text:
     return out
 
 
-def _short(obs: Observation, action: Any) -> Text:
+def _short(obs: Observation, action: Any, t: Messages) -> Text:
     """Compact label of an action in the numbered list (the board shows the cards)."""
     kind = action.kind
     text = str(action)
@@ -612,10 +845,19 @@ def _short(obs: Observation, action: Any) -> Text:
             out.append_text(chip(v) if v is not None else Text(EMPTY_CELL))
         return out
     if kind == "replenish":
-        return Text("replenish (opponent +1 privilege)")
+        return Text(t.gettext("replenish (your opponent takes a privilege)"))
     if kind == "reserve_deck":
         assert action.level is not None
-        return Text(f"d{action.level} (blind, {obs.deck_sizes[action.level - 1]} left)")
+        left = obs.deck_sizes[action.level - 1]
+        return Text(
+            t.ngettext(
+                "d{level} (blind, {n} left)",
+                "d{level} (blind, {n} left)",
+                left,
+                level=action.level,
+                n=left,
+            )
+        )
     if kind in ("reserve_pyramid", "buy", "buy_choose"):
         label = text.split()[1]
         card: Any = None
@@ -625,25 +867,32 @@ def _short(obs: Observation, action: Any) -> Text:
                 card = me.reserved[action.slot - 1]
         elif action.level is not None and action.slot is not None:
             card = obs.pyramid[action.level - 1][action.slot - 1]
-        return card_text(card, label, level=action.reserved)
+        return card_text(card, label, level=action.reserved, language=t.language)
     if kind == "royal":
         assert action.slot is not None
         royal = obs.royals[action.slot - 1]
-        return royal_text(royal, action.slot) if royal is not None else Text(text)
+        if royal is None:
+            return Text(text)
+        return royal_text(royal, action.slot, language=t.language)
     if kind in ("pay_gold", "joker", "steal", "return"):
         return colorize(text.split()[1])
     return colorize(text)
 
 
-def action_groups(
-    obs: Observation, legal: Sequence[Any]
-) -> list[tuple[str, list[tuple[int, Any]]]]:
-    """``legal`` as ``[(group label, [(number, action), ...]), ...]``; numbers are 1-based
-    positions in ``legal`` (what the person types)."""
+def _groups(legal: Sequence[Any]) -> list[tuple[str, list[tuple[int, Any]]]]:
     groups: dict[str, list[tuple[int, Any]]] = {}
     for i, a in enumerate(legal, start=1):
         groups.setdefault(_GROUP_OF.get(a.kind, a.kind), []).append((i, a))
     return list(groups.items())
+
+
+def action_groups(
+    obs: Observation, legal: Sequence[Any], *, language: str = DEFAULT_LANGUAGE
+) -> list[tuple[str, list[tuple[int, Any]]]]:
+    """``legal`` as ``[(group label, [(number, action), ...]), ...]``; numbers are 1-based
+    positions in ``legal`` (what the person types); labels in ``language``."""
+    labels = _group_labels(tui_messages(language))
+    return [(labels.get(key, key), items) for key, items in _groups(legal)]
 
 
 def _span(items: Sequence[tuple[int, Any]]) -> str:
@@ -651,7 +900,9 @@ def _span(items: Sequence[tuple[int, Any]]) -> str:
     return f"{first}" if first == last else f"{first}-{last}"
 
 
-def render_actions(obs: Observation, legal: Sequence[Any], width: int = 100) -> Text:
+def render_actions(
+    obs: Observation, legal: Sequence[Any], width: int = 100, *, language: str = DEFAULT_LANGUAGE
+) -> Text:
     """The legal decisions as a compact numbered list, one group per line (wrapped to
     ``width``): ``privilege  1 a1 W  2 b1 U ...``, ``buy  31 1.2 W 0pt 2U 2G ...``.
 
@@ -660,33 +911,43 @@ def render_actions(obs: Observation, legal: Sequence[Any], width: int = 100) -> 
     numbers are in :func:`render_action_list`.
     """
     obs = _require_observation(obs)
-    groups = action_groups(obs, legal)
-    label_w = max((len(lbl) for lbl, _ in groups), default=4) + 1
+    t = tui_messages(language)
+    labels = _group_labels(t)
+    groups = _groups(legal)
+    label_w = max((len(labels.get(key, key)) for key, _ in groups), default=4) + 1
     out = Text()
-    for g, (label, items) in enumerate(groups):
+    for g, (key, items) in enumerate(groups):
         if g:
             out.append("\n")
-        out.append(f"{label:<{label_w}}", style="bold")
-        if label == "take" and len(items) > MAX_LISTED_TAKES:
+        out.append(f"{labels.get(key, key):<{label_w}}", style="bold")
+        if key == "take" and len(items) > MAX_LISTED_TAKES:
             out.append(f"{_span(items)} ", style="cyan")
             out.append(
-                f"{len(items)} lines: type their cells, like 'take c3 c4 c5' (1-3 adjacent "
-                "cells in a row, column or diagonal; no gap, no gold); 'list' numbers them",
+                t.ngettext(
+                    "{n} line: type its cells, like 'take c3 c4 c5' (1-3 adjacent cells in a "
+                    "row, column or diagonal; no gap, no gold); 'list' numbers them",
+                    "{n} lines: type their cells, like 'take c3 c4 c5' (1-3 adjacent cells in "
+                    "a row, column or diagonal; no gap, no gold); 'list' numbers them",
+                    len(items),
+                    n=len(items),
+                ),
                 style="dim",
             )
             continue
-        if label == "buy+pay":
+        if key == "buy+pay":
             out.append(f"{_span(items)} ", style="cyan")
             out.append(
-                "the same buys, choosing the payment: add 'choose' (buy 1.2 choose); "
-                "'list' shows them",
+                t.gettext(
+                    "the same buys, choosing the payment: add 'choose' (buy 1.2 choose); "
+                    "'list' shows them"
+                ),
                 style="dim",
             )
             continue
         cells = []
         for num, a in items:
             cell = Text(f"{num:>2} ", style="cyan")
-            cell.append_text(_short(obs, a))
+            cell.append_text(_short(obs, a, t))
             cells.append(cell)
         cell_w = max(c.cell_len for c in cells) + 2
         per_line = max(1, (width - label_w) // cell_w)
@@ -699,72 +960,142 @@ def render_actions(obs: Observation, legal: Sequence[Any], width: int = 100) -> 
     return out
 
 
-def render_action_list(obs: Observation, legal: Sequence[Any]) -> Table:
+def render_action_list(
+    obs: Observation, legal: Sequence[Any], *, language: str = DEFAULT_LANGUAGE
+) -> Table:
     """Every legal decision on its own line: number, notation and what it means
-    (``obs.describe``), for ``list`` and ``?``."""
+    (:func:`describe`), for ``list`` and ``?``."""
     obs = _require_observation(obs)
-    t = Table(box=box.SIMPLE, show_edge=False, pad_edge=False, padding=(0, 1))
-    t.add_column("#", justify="right", style="cyan")
-    t.add_column("type this", no_wrap=True)
-    t.add_column("meaning")
+    t = tui_messages(language)
+    table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False, padding=(0, 1))
+    table.add_column("#", justify="right", style="cyan")
+    table.add_column(t.gettext("type this"), no_wrap=True)
+    table.add_column(t.gettext("meaning"))
     for i, a in enumerate(legal, start=1):
-        desc = obs.describe(a)
-        _, _, what = desc.partition(": ")
-        t.add_row(str(i), colorize(str(a)), colorize(what) if what else Text(""))
-    return t
+        _, _, what = describe(obs, a, language=language).partition(": ")
+        table.add_row(str(i), colorize(str(a)), colorize(what) if what else Text(""))
+    return table
 
 
 # ----------------------------------------------------------------------------- results
 
 
-def victory_text(obs: Any, names: Sequence[str] | None = None) -> str | None:
+def victory_text(
+    obs: Any,
+    names: Sequence[str] | None = None,
+    *,
+    you: bool = False,
+    language: str = DEFAULT_LANGUAGE,
+) -> str | None:
     """How the game ended, in words (D21, D25); None while it goes on.
 
-    ``"you win with 22 prestige points (20 needed, D21)"``, ``"... with 10 crowns"``,
+    ``"ann wins with 22 prestige points (20 points win, D21)"``, ``"... with 10 crowns"``,
     ``"... with 10 points on G cards"``, or ``"no winner: the turn cap of 400 turns was
-    reached (D25)"``.
+    reached (D25)"``. The observing seat reads "you win" when ``you`` (a person watches
+    from that seat) or when its label is "you".
     """
     if not obs.is_terminal:
         return None
+    t = tui_messages(language)
     reason = obs.end_reason
     if reason == "turn cap" or not obs.winners:
         cap = getattr(obs, "turn_cap", None) or obs.turn
-        return f"no winner: the turn cap of {cap} turns was reached (D25)"
+        return t.ngettext(
+            "no winner: the turn cap of {n} turn was reached (D25)",
+            "no winner: the turn cap of {n} turns was reached (D25)",
+            cap,
+            n=cap,
+        )
     w = obs.winners[0]
     p = obs.player(w)
-    who = seat_label(names, w)
+    who = words.seat_label(names, w, t)
+    mine = (you and w == getattr(obs, "seat", None)) or words.is_you(who, t)
     if reason == "crowns":
-        how, need = f"{p.crowns} crowns", f"{WIN_CROWNS} crowns win"
-    elif reason == "colour":
-        best, pts = _best_color(p.color_points)
-        how = f"{pts} points on {GEM_LETTERS[best]} cards"
-        need = f"{WIN_COLOR_POINTS} points in one colour win"
-    else:
-        how, need = f"{p.points} prestige points", f"{WIN_POINTS} points win"
-    verb = "win" if who.lower() == "you" else "wins"
-    return f"{who} {verb} with {how} ({need}, D21)"
+        n = p.crowns
+        if mine:
+            return t.ngettext(
+                "you win with {n} crown ({need} crowns win, D21)",
+                "you win with {n} crowns ({need} crowns win, D21)",
+                n,
+                n=n,
+                need=WIN_CROWNS,
+            )
+        return t.ngettext(
+            "{name} wins with {n} crown ({need} crowns win, D21)",
+            "{name} wins with {n} crowns ({need} crowns win, D21)",
+            n,
+            name=who,
+            n=n,
+            need=WIN_CROWNS,
+        )
+    if reason == "colour":
+        best, n = _best_color(p.color_points)
+        if mine:
+            return t.ngettext(
+                "you win with {n} point on {colour} cards ({need} points in one colour win, D21)",
+                "you win with {n} points on {colour} cards ({need} points in one colour win, D21)",
+                n,
+                n=n,
+                colour=GEM_LETTERS[best],
+                need=WIN_COLOR_POINTS,
+            )
+        return t.ngettext(
+            "{name} wins with {n} point on {colour} cards ({need} points in one colour win, D21)",
+            "{name} wins with {n} points on {colour} cards ({need} points in one colour win, D21)",
+            n,
+            name=who,
+            n=n,
+            colour=GEM_LETTERS[best],
+            need=WIN_COLOR_POINTS,
+        )
+    n = p.points
+    if mine:
+        return t.ngettext(
+            "you win with {n} prestige point ({need} points win, D21)",
+            "you win with {n} prestige points ({need} points win, D21)",
+            n,
+            n=n,
+            need=WIN_POINTS,
+        )
+    return t.ngettext(
+        "{name} wins with {n} prestige point ({need} points win, D21)",
+        "{name} wins with {n} prestige points ({need} points win, D21)",
+        n,
+        name=who,
+        n=n,
+        need=WIN_POINTS,
+    )
 
 
-def render_scores(obs: Observation, names: Sequence[str] | None = None) -> Table:
+def render_scores(
+    obs: Observation,
+    names: Sequence[str] | None = None,
+    *,
+    you: bool = False,
+    language: str = DEFAULT_LANGUAGE,
+) -> Table:
     """Final (or current) scores: points, crowns, best colour, cards, royal cards, the
     winner marked, and how the game was won (D21) or capped (D25)."""
     obs = _require_observation(obs)
+    t = tui_messages(language)
     winners = set(obs.winners)
-    t = Table(title="final scores" if obs.is_terminal else "scores", box=box.ROUNDED)
-    t.add_column("seat", justify="right")
-    t.add_column("player")
-    t.add_column("points", justify="right", style=POINTS_STYLE)
-    t.add_column("crowns", justify="right", style=CROWN_STYLE)
-    t.add_column("best colour", justify="right")
-    t.add_column("cards", justify="right")
-    t.add_column("royals", justify="right")
-    t.add_column("")
+    title = t.gettext("final scores") if obs.is_terminal else t.gettext("scores")
+    table = Table(title=title, box=box.ROUNDED)
+    table.add_column(t.gettext("seat"), justify="right")
+    table.add_column(t.gettext("player"))
+    table.add_column(t.gettext("points"), justify="right", style=POINTS_STYLE)
+    table.add_column(t.gettext("crowns"), justify="right", style=CROWN_STYLE)
+    table.add_column(t.gettext("best colour"), justify="right")
+    table.add_column(t.gettext("cards"), justify="right")
+    table.add_column(t.gettext("royals"), justify="right")
+    table.add_column("")
     for p in obs.players:
-        mark = Text("winner", style="bold green") if p.seat in winners else Text("")
+        won = p.seat in winners
+        mark = Text(t.gettext("winner"), style="bold green") if won else Text("")
         best, pts = _best_color(p.color_points)
-        t.add_row(
+        table.add_row(
             str(p.seat),
-            seat_label(names, p.seat),
+            words.seat_label(names, p.seat, t),
             str(p.points),
             str(p.crowns),
             colorize(f"{pts} {GEM_LETTERS[best]}") if pts else Text("0", style="dim"),
@@ -772,37 +1103,37 @@ def render_scores(obs: Observation, names: Sequence[str] | None = None) -> Table
             str(len(p.royals)),
             mark,
         )
-    caption = victory_text(obs, names)
+    caption = victory_text(obs, names, you=you, language=language)
     if caption:
-        t.caption = caption
-        t.caption_style = "bold"
-    return t
+        table.caption = caption
+        table.caption_style = "bold"
+    return table
 
 
-def result_lines(obs: Any, names: Sequence[str]) -> list[str]:
-    """``scores: a 21, b 9`` and ``winner: a (points, 46 turns)`` in the words of
+def result_lines(obs: Any, names: Sequence[str], *, language: str = DEFAULT_LANGUAGE) -> list[str]:
+    """``scores: a 21, b 9`` and ``winner: a (points, 46 turns)``, in English the words of
     ``splendor replay`` (``no winner (turn cap, 400 turns)`` after a turn cap)."""
-    scores = ", ".join(f"{names[p]} {s}" for p, s in enumerate(obs.scores))
-    lines = [f"scores: {scores}"]
+    t = tui_messages(language)
+    lines = [words.scores_line(names, obs.scores, t)]
     if obs.is_terminal:
-        if obs.winners:
-            winners = " and ".join(names[w] for w in obs.winners)
-            lines.append(f"winner: {winners} ({obs.end_reason}, {obs.turn} turns)")
-        else:
-            lines.append(f"no winner ({obs.end_reason}, {obs.turn} turns)")
+        lines.append(words.winner_line(names, obs.winners, obs.end_reason, obs.turn, t))
     return lines
 
 
 __all__ = [
     "TOKEN_STYLES",
+    "ability_name",
     "action_groups",
     "board_and_side",
     "board_grid",
     "bonus_text",
     "card_text",
+    "card_words",
     "chip",
     "colorize",
     "cost_text",
+    "crowns_short",
+    "describe",
     "phase_hint",
     "players_table",
     "privileges_text",
@@ -813,6 +1144,7 @@ __all__ = [
     "render_scores",
     "result_lines",
     "royal_text",
+    "royal_words",
     "seat_label",
     "side_panel",
     "status_line",
