@@ -356,9 +356,13 @@ def test_the_log_tells_royal_cards_privileges_and_extra_turns(tmp_path):
     else:
         pytest.fail("no game with a royal card and an extra turn")
     names = GameRecord.load(path).players
+    # a royal card taken without a choice is told (D19); a chosen one is its own decision
+    chosen = [a for a in GameRecord.load(path).actions if a.startswith("royal ")]
     for p, royal in royals:
-        assert f"royal card {royal.id + 1} goes to {names[p]}" in out
-    assert out.count(" goes to ") == len(royals)
+        told = f"royal card {royal.id + 1} goes to {names[p]}" in out
+        decided = f"{names[p]}: royal {royal.id + 1}" in out
+        assert told != decided
+    assert out.count(" goes to ") == len(royals) - len(chosen)
     assert "takes a privilege" in out
 
 
@@ -436,3 +440,37 @@ def test_a_bot_that_fails_on_duel_forfeits_and_the_record_is_saved(tmp_path, mon
     rec.replay()
     out = text_of(con)
     assert "AttributeError" in out and "forfeit by" in out
+
+
+def test_the_log_tells_every_effect_of_the_record(tmp_path):
+    """Issue 16: what the engine did without a choice (D14 joker, D15 token, D17 steal, D19
+    royal card), privileges and extra turns each get a line, one per effect the record
+    holds (:meth:`GameRecord.with_effects`)."""
+    kinds: set[str] = set()
+    for seed in range(20):
+        con = console()
+        path = tmp_path / f"{seed}.json"
+        assert (
+            run_play(game="duel", seats="random,random", seed=seed, record_path=path, console=con)
+            == 0
+        )
+        record = GameRecord.load(path).with_effects()
+        out = text_of(con)
+        names = record.players
+        effects = record.effects or []
+        kinds |= {e["kind"] for e in effects}
+        token = [e for e in effects if e["kind"] == "token"]
+        steal = [e for e in effects if e["kind"] == "steal"]
+        assert out.count("(card ability, D15)") == len(token)
+        assert out.count(" (D17)") == len(steal)
+        for e in token:
+            assert (
+                f"{names[e['seat']]} takes the {'WUGRKP*'[e['color']]} token on {e['cell']}" in out
+            )
+        for e in steal:
+            assert f"{names[e['seat']]} steals one {'WUGRKP*'[e['color']]} token from" in out
+        assert out.count("plays again (D13)") == sum(e["kind"] == "again" for e in effects)
+        if {"token", "again"} <= kinds:
+            break
+    else:
+        pytest.fail(f"random games told only {sorted(kinds)}")

@@ -301,23 +301,24 @@ def test_tokens_to_return_are_counted(game, language, one, two):
         assert other is not None and want not in other.plain  # "ann gives back", not "give"
 
 
-def _privilege_turn() -> tuple[Any, Any, int, int]:
+def _privilege_turn() -> tuple[Any, Any, int, int, Any]:
     """``(observation before, observation after, seat that decided, seat that gained
-    exactly one privilege)`` from a random Duel game."""
+    exactly one privilege, the decision)`` from a random Duel game."""
     for seed in range(200):
         st = duel.new_game(seed=seed)
         bots = [RandomBot(seed), RandomBot(seed + 1)]
         while not st.is_terminal:
             seat = st.current_player
             before = st.observation(0)
-            st.apply(bots[seat].choose(st.observation(seat), st.legal_actions()))
+            action = bots[seat].choose(st.observation(seat), st.legal_actions())
+            st.apply(action)
             after = st.observation(0)
             gained = [
                 a.privileges - b.privileges
                 for a, b in zip(after.players, before.players, strict=True)
             ]
             if sorted(gained) == [0, 1]:
-                return before, after, seat, gained.index(1)
+                return before, after, seat, gained.index(1), action
     raise AssertionError("no privilege taken")
 
 
@@ -332,18 +333,18 @@ def _privilege_turn() -> tuple[Any, Any, int, int]:
 def test_you_take_and_ann_takes(language, you, other):
     """Issue 16: "you take a privilege", never "you takes": the person's own events are
     told to them; another player's in the third person."""
-    before, after, seat, gainer = _privilege_turn()
+    before, after, seat, gainer, action = _privilege_turn()
     names = ["ann", "bob"] if gainer == 0 else ["bob", "ann"]
     ui = games.ui_for("duel", language)
-    mine = ui.events(names, before, gainer).after(after, seat)
-    theirs = ui.events(names, before, 1 - gainer).after(after, seat)
+    mine = ui.events(names, before, gainer).after(after, seat, action)
+    theirs = ui.events(names, before, 1 - gainer).after(after, seat, action)
     mine_text = " ".join(line.plain for line in mine)
     theirs_text = " ".join(line.plain for line in theirs)
     assert you in mine_text and other not in mine_text
     assert other in theirs_text and you not in theirs_text
     # a person named "you" (the default label) reads the same
     names = ["you", "bob"] if gainer == 0 else ["bob", "you"]
-    default = ui.events(names, before, None).after(after, seat)
+    default = ui.events(names, before, None).after(after, seat, action)
     if language == "en":
         assert you in " ".join(line.plain for line in default)
     assert "you takes" not in " ".join(line.plain for line in default)

@@ -553,7 +553,7 @@ def run_play(
         line.append(": ")
         line.append_text(render.colorize(desc))
         out.print(line)
-        for event in events.after(obs, seat):
+        for event in events.after(obs, seat, action):
             out.print(event)
         if delay and seat not in humans:
             if not humans and not obs.is_terminal and obs.turn % len(kinds) == 0:
@@ -707,9 +707,10 @@ def _save_unfinished(
 
 
 def _save(rec: GameRecord, path: Path, err: Console, t: Messages) -> Path | None:
-    """Save ``rec`` to ``path``; on failure print why and return None."""
+    """Save ``rec`` to ``path``, with its effects (:meth:`GameRecord.with_effects`); on
+    failure print why and return None."""
     try:
-        return rec.save(path)
+        return rec.with_effects().save(path)
     except OSError as e:
         _error(err, t, t.gettext("cannot save the record to {path}: {error}", path=path, error=e))
         return None

@@ -26,6 +26,7 @@ from rich.text import Text
 from .. import classic, duel
 from ..classic import explain
 from ..duel import explain as explain_duel
+from ..effects import Effect
 from ..game import get_game
 from ..i18n import DEFAULT_LANGUAGE, Messages
 from . import render, render_duel, words
@@ -53,9 +54,10 @@ class GameUI:
         followup_of: ``followup_of(observation, names, language) -> [renderables]``, what a
             later decision of the same turn shows instead of the whole board.
         events_of: ``events_of(names, first_observation, language, person)`` builds a
-            log-event tracker whose ``after(observation, seat)`` returns lines worth
-            printing after a decision; ``person`` is the seat a person plays (their events
-            read "you take ...") or None.
+            log-event tracker whose ``after(observation, seat, action)`` returns lines
+            worth printing after a decision (its effects, :mod:`splendor.effects`);
+            ``person`` is the seat a person plays (their events read "you take ...") or
+            None.
         log_number: ``log_number(turn, num_players)``, the number printed at the start of
             each log line (classic: the round; Duel: the turn).
         language: the language of every word this view prints: ``"en"``, ``"fr"`` or
@@ -173,15 +175,40 @@ def _your_tokens(obs: Any, render_module: ModuleType, t: Messages) -> Text:
 
 
 class _Teller:
-    """What the log-event trackers share: seat names, and which seat is the person's."""
+    """What the log-event trackers share: seat names, which seat is the person's, and the
+    observation before each decision, to find its effects (:mod:`splendor.effects`: what
+    the rules did besides the decision's notation) and tell each with :meth:`tell`."""
 
-    def __init__(self, names: Sequence[str], language: str, person: int | None) -> None:
+    def __init__(
+        self,
+        names: Sequence[str],
+        first: Any,
+        language: str = DEFAULT_LANGUAGE,
+        person: int | None = None,
+    ) -> None:
         self.names = list(names)
         self.t = tui_messages(language)
         self.person = person
+        self.before = first
 
     def is_person(self, seat: int) -> bool:
         return seat == self.person or words.is_you(self.names[seat], self.t)
+
+    @staticmethod
+    def effects_of(before: Any, action: Any, after: Any) -> tuple[Effect, ...]:
+        """The game's :func:`effects_of` (``splendor.classic`` or ``splendor.duel``)."""
+        raise NotImplementedError
+
+    def tell(self, effect: Effect, obs: Any) -> Text:
+        """One effect as a line of the log (without its indent)."""
+        raise NotImplementedError
+
+    def after(self, obs: Any, seat: int, action: Any) -> list[Text]:
+        """The lines to print after ``seat`` played ``action``, which led to ``obs`` (an
+        observation: only public facts are read, C16, D22)."""
+        found = self.effects_of(self.before, action, obs)
+        self.before = obs
+        return [Text("        ") + self.tell(e, obs) for e in found]
 
 
 # ----------------------------------------------------------------------------- classic
@@ -250,7 +277,8 @@ def _classic_followup(
 
 
 class _ClassicEvents(_Teller):
-    """Noble visits (C12) and the start of the final round (C14), each told once."""
+    """The effects of each decision (a noble's visit, C12: :mod:`splendor.effects`) and the
+    start of the final round (C14), told once."""
 
     def __init__(
         self,
@@ -259,27 +287,25 @@ class _ClassicEvents(_Teller):
         language: str = DEFAULT_LANGUAGE,
         person: int | None = None,
     ) -> None:
-        super().__init__(names, language, person)
-        self.nobles_seen: set[int] = set()
+        super().__init__(names, first, language, person)
         self.final_round_told = False
 
-    def after(self, obs: Any, seat: int) -> list[Text]:
+    effects_of = staticmethod(classic.effects_of)
+
+    def tell(self, effect: Effect, obs: Any) -> Text:
         t = self.t
-        lines: list[Text] = []
-        for noble in obs.player(seat).nobles:
-            if noble.id not in self.nobles_seen:
-                self.nobles_seen.add(noble.id)
-                if self.is_person(seat):
-                    text = t.gettext("a noble visits you: {noble}")
-                else:
-                    text = t.gettext("a noble visits {name}: {noble}")
-                line = words.rich_format(
-                    text,
-                    "bold yellow",
-                    name=self.names[seat],
-                    noble=render.noble_text(noble, language=t.language),
-                )
-                lines.append(Text("        ") + line)
+        if effect.kind != "noble":
+            raise ValueError(f"classic Splendor has no {effect.kind!r} effect")
+        if self.is_person(effect.seat):
+            text = t.gettext("a noble visits you: {noble}")
+        else:
+            text = t.gettext("a noble visits {name}: {noble}")
+        noble = render.noble_text(classic.NOBLES[effect.item], language=t.language)
+        return words.rich_format(text, "bold yellow", name=self.names[effect.seat], noble=noble)
+
+    def after(self, obs: Any, seat: int, action: Any) -> list[Text]:
+        t = self.t
+        lines = super().after(obs, seat, action)
         if obs.final_round and not self.final_round_told:
             self.final_round_told = True
             pts = obs.player(seat).points
@@ -421,74 +447,102 @@ def _duel_followup(
 
 
 class _DuelEvents(_Teller):
-    """Royal cards taken (D19), privileges gained (D7, D8, D16, D18) and extra turns
-    (D13): the engine makes single-option choices itself, so these are told here."""
+    """The effects of each decision (:func:`splendor.duel.effects_of`): the engine makes
+    single-option choices itself (D14 joker, D15 token, D17 steal, D19 royal card), and
+    privileges (D7, D8, D16, D18) and extra turns (D13) are in no notation, so all of
+    them are told here."""
 
-    def __init__(
-        self,
-        names: Sequence[str],
-        first: Any,
-        language: str = DEFAULT_LANGUAGE,
-        person: int | None = None,
-    ) -> None:
-        super().__init__(names, language, person)
-        self.royals_seen: set[int] = set()
-        self.privileges = [p.privileges for p in first.players]
-        self.turn = first.turn
+    effects_of = staticmethod(duel.effects_of)
 
-    def after(self, obs: Any, seat: int) -> list[Text]:
+    def tell(self, effect: Effect, obs: Any) -> Text:
         t = self.t
-        lines: list[Text] = []
-        for p in obs.players:
-            for royal in p.royals:
-                if royal.id not in self.royals_seen:
-                    self.royals_seen.add(royal.id)
-                    if self.is_person(p.seat):
-                        text = t.gettext("royal card {number} goes to you: {royal}")
-                    else:
-                        text = t.gettext("royal card {number} goes to {name}: {royal}")
-                    shown = render_duel.royal_text(royal, language=t.language)
-                    line = words.rich_format(
-                        text,
-                        "bold yellow",
-                        number=royal.id + 1,
-                        name=self.names[p.seat],
-                        royal=shown,
-                    )
-                    lines.append(Text("        ") + line)
-        now = [p.privileges for p in obs.players]
-        # the same seats at every decision
-        for p, (before, after) in enumerate(zip(self.privileges, now, strict=True)):
-            if after > before:
-                gained = after - before
-                if self.is_person(p):
-                    text = t.ngettext(
-                        "you take a privilege ({held} held)",
-                        "you take {n} privileges ({held} held)",
-                        gained,
-                        n=gained,
-                        held=after,
-                    )
-                else:
-                    text = t.ngettext(
-                        "{name} takes a privilege ({held} held)",
-                        "{name} takes {n} privileges ({held} held)",
-                        gained,
-                        name=self.names[p],
-                        n=gained,
-                        held=after,
-                    )
-                lines.append(Text("        " + text, style="cyan"))
-        self.privileges = now
-        if obs.turn > self.turn:
-            if not obs.is_terminal and obs.current_player == seat:
-                if self.is_person(seat):
-                    text = t.gettext("you play again (D13)")
-                else:
-                    text = t.gettext("{name} plays again (D13)", name=self.names[seat])
-                lines.append(Text("        " + text, style="bold"))
-            self.turn = obs.turn
-        return lines
+        you = self.is_person(effect.seat)
+        name = self.names[effect.seat]
+        other = self.names[effect.source] if effect.source >= 0 else ""
+        chip = render_duel.chip(effect.color) if effect.color >= 0 else Text("")
+        if effect.kind == "royal":
+            if you:
+                text = t.gettext("royal card {number} goes to you: {royal}")
+            else:
+                text = t.gettext("royal card {number} goes to {name}: {royal}")
+            shown = render_duel.royal_text(duel.ROYALS[effect.item], language=t.language)
+            return words.rich_format(
+                text, "bold yellow", number=effect.item + 1, name=name, royal=shown
+            )
+        if effect.kind == "privilege":
+            held = obs.player(effect.seat).privileges
+            n = effect.count
+            if effect.source >= 0 and you:
+                text = t.ngettext(
+                    "you take a privilege from {other} ({held} held)",
+                    "you take {n} privileges from {other} ({held} held)",
+                    n,
+                    n=n,
+                    other=other,
+                    held=held,
+                )
+            elif effect.source >= 0 and self.is_person(effect.source):
+                text = t.ngettext(
+                    "{name} takes a privilege from you ({held} held)",
+                    "{name} takes {n} privileges from you ({held} held)",
+                    n,
+                    n=n,
+                    name=name,
+                    held=held,
+                )
+            elif effect.source >= 0:
+                text = t.ngettext(
+                    "{name} takes a privilege from {other} ({held} held)",
+                    "{name} takes {n} privileges from {other} ({held} held)",
+                    n,
+                    n=n,
+                    name=name,
+                    other=other,
+                    held=held,
+                )
+            elif you:
+                text = t.ngettext(
+                    "you take a privilege ({held} held)",
+                    "you take {n} privileges ({held} held)",
+                    n,
+                    n=n,
+                    held=held,
+                )
+            else:
+                text = t.ngettext(
+                    "{name} takes a privilege ({held} held)",
+                    "{name} takes {n} privileges ({held} held)",
+                    n,
+                    name=name,
+                    n=n,
+                    held=held,
+                )
+            return Text(text, style="cyan")
+        if effect.kind == "token":
+            if you:
+                text = t.gettext("you take the {token} token on {cell} (card ability, D15)")
+            else:
+                text = t.gettext("{name} takes the {token} token on {cell} (card ability, D15)")
+            return words.rich_format(text, "cyan", name=name, token=chip, cell=effect.cell)
+        if effect.kind == "steal":
+            if you:
+                text = t.gettext("you steal one {token} token from {other} (D17)")
+            elif self.is_person(effect.source):
+                text = t.gettext("{name} steals one {token} token from you (D17)")
+            else:
+                text = t.gettext("{name} steals one {token} token from {other} (D17)")
+            return words.rich_format(text, "cyan", name=name, other=other, token=chip)
+        if effect.kind == "joker":
+            if you:
+                text = t.gettext("your joker card takes the colour {token} (D14)")
+            else:
+                text = t.gettext("the joker card of {name} takes the colour {token} (D14)")
+            return words.rich_format(text, "cyan", name=name, token=chip)
+        if effect.kind == "again":
+            if you:
+                return Text(t.gettext("you play again (D13)"), style="bold")
+            return Text(t.gettext("{name} plays again (D13)", name=name), style="bold")
+        raise ValueError(f"Splendor Duel has no {effect.kind!r} effect")
 
 
 DUEL = GameUI(
