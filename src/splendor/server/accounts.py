@@ -34,7 +34,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
+from .errors import N_, BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from .protocol import MAX_NAME, BadNameError, clean_name
 from .ratings import KINDS, Rating
 from .storage import (
@@ -115,10 +115,13 @@ def check_password(password: Any) -> str:
         raise BadRequest(f'"password" must be a string, got {type(password).__name__}')
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise BadRequest(
-            f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters, got {len(password)}"
+            N_("a password is {min} to {max} characters, got {length}"),
+            min=MIN_PASSWORD,
+            max=MAX_PASSWORD,
+            length=len(password),
         )
     if not storable(password):
-        raise BadRequest("a password cannot hold a NUL or a lone surrogate")
+        raise BadRequest(N_("a password cannot hold a NUL or a lone surrogate"))
     return password
 
 
@@ -128,7 +131,7 @@ def _clean(name: Any) -> str:
     try:
         return clean_name(name, MAX_NAME)
     except BadNameError as e:
-        raise BadRequest(str(e)) from None
+        raise BadRequest(e.text) from None
 
 
 def _player(row: PlayerRow) -> Player:
@@ -246,7 +249,7 @@ class Accounts:
         pw_hash = self.hasher.hash(password)
         current = self.player_for_session(session)
         if current is not None and current.account:
-            raise Forbidden("you are logged in to an account already; log out to make another")
+            raise Forbidden(N_("you are logged in to an account already; log out to make another"))
         now = utcnow()
         pid = current.id if current is not None else secrets.token_urlsafe(9)
         try:
@@ -270,7 +273,9 @@ class Accounts:
                         .values(name=clean, name_key=key, password_hash=pw_hash, last_seen_at=now)
                     )
         except IntegrityError:
-            raise Conflict(f"the name {clean!r} is taken; choose another") from None
+            raise Conflict(
+                N_("the name {name} is taken; choose another"), name=repr(clean)
+            ) from None
         created = current.created_at if current is not None else now
         return Player(pid, clean, True, created), self._new_session(pid)
 
@@ -284,7 +289,7 @@ class Accounts:
         """
         if not isinstance(name, str) or not isinstance(password, str):
             raise BadRequest('"name" and "password" must be strings')
-        wrong = BadCredentials("wrong name or password")
+        wrong = BadCredentials(N_("wrong name or password"))
         try:
             key = name_key(clean_name(name, MAX_NAME))
         except BadNameError:
@@ -316,11 +321,11 @@ class Accounts:
             NotFound: there is none.
         """
         if not storable(player_id) or len(player_id) > 32:
-            raise NotFound(f"no player {player_id!r}")
+            raise NotFound(N_("no player {player}"), player=repr(player_id))
         with self.storage.session() as s:
             row = s.get(PlayerRow, player_id)
         if row is None:
-            raise NotFound(f"no player {player_id!r}")
+            raise NotFound(N_("no player {player}"), player=repr(player_id))
         return _player(row)
 
     def leaderboard(self, kind: Any, limit: int = LEADERBOARD_SIZE) -> dict[str, Any]:

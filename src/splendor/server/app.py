@@ -33,9 +33,17 @@ requests (with ``Retry-After``), 503 database unavailable (with ``Retry-After``)
   and the connection stays open (a bad token too: 403, still a spectator). Close codes:
   4400 a token in the URL, 4404 unknown game, 1013 database unavailable or the client
   fell behind.
+- ``GET /api/i18n/{lang}``, ``GET /api/i18n``: the client's catalogue of a language, or of
+  the reader's (:mod:`.language`).
 - ``GET /``, ``/games/{id}``, ``/games/{id}/replay``, ``/players/{id}``, ``/tables/{id}``,
-  ``/leaderboard``: the client's ``index.html``;
+  ``/leaderboard``, ``/howto/{game}`` (splendor, duel: how to play): the client's
+  ``index.html``, its ``<html lang>`` the reader's language;
   ``/static/...``: the client's files (``src/splendor/web/``).
+
+**Languages.** Refusals (``detail``, a WebSocket error's ``message``) and explanations of
+illegal moves come in the reader's language: the ``lang`` cookie (en, fr or nl, set by the
+client's language switch), else the request's ``Accept-Language``, else English
+(:func:`.language.language_of`; :mod:`.errors` for how a refusal is translated).
 
 Seat tokens never travel in a URL: ``?token=`` is refused (400, WebSocket 4400), and
 :func:`serve` redacts any ``token=`` from its logs (:class:`RedactTokens`). Every HTTP
@@ -66,7 +74,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import exc as sa_exc
 from starlette.datastructures import MutableHeaders
@@ -75,7 +83,9 @@ from ..bots.external import game_tables
 from . import bots as server_bots
 from . import chat
 from .accounts import Accounts, Player
+from .errors import N_, Text
 from .hub import Hub, Subscriber
+from .language import i18n_router, language_of, localized_page
 from .notify import Listener
 from .players_api import SESSION_COOKIE, players_router, same_site
 from .protocol import MAX_JSON_DEPTH, MalformedJSONError, loads_json
@@ -209,13 +219,35 @@ def _parse_rate(name: str, rate: str | None) -> list[Any]:
 
 
 class RateLimited(ServiceError):
-    """Too many requests from one client address (429); ``retry_after`` in seconds."""
+    """Too many requests from one client address (429); ``retry_after`` in seconds.
+
+    Args:
+        message: the English template (see :class:`.errors.ServiceError`).
+        retry_after: seconds until the next request may pass.
+        fields: the template's fields.
+    """
 
     status = 429
 
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, retry_after: int, /, **fields: Any) -> None:
+        super().__init__(message, None, **fields)
         self.retry_after = retry_after
+
+
+_RATE_MESSAGES = {
+    "create": N_(
+        "too many game creations from your address: at most {amount} per {period} s; "
+        "try again in {wait} s"
+    ),
+    "action": N_(
+        "too many actions and messages from your address: at most {amount} per {period} s; "
+        "try again in {wait} s"
+    ),
+    "auth": N_(
+        "too many guest sessions, sign-ups and log-ins from your address: at most {amount} "
+        "per {period} s; try again in {wait} s"
+    ),
+}
 
 
 class RateLimiter:
@@ -231,17 +263,12 @@ class RateLimiter:
         from limits.strategies import MovingWindowRateLimiter
 
         self._items = {
-            "create": (_parse_rate("create_rate", limits.create_rate), "game creations"),
-            "action": (_parse_rate("action_rate", limits.action_rate), "actions and messages"),
-            "auth": (
-                _parse_rate("auth_rate", limits.auth_rate),
-                "guest sessions, sign-ups and log-ins",
-            ),
+            "create": _parse_rate("create_rate", limits.create_rate),
+            "action": _parse_rate("action_rate", limits.action_rate),
+            "auth": _parse_rate("auth_rate", limits.auth_rate),
         }
         self._limiter = (
-            MovingWindowRateLimiter(MemoryStorage())
-            if any(i for i, _ in self._items.values())
-            else None
+            MovingWindowRateLimiter(MemoryStorage()) if any(self._items.values()) else None
         )
 
     def hit(self, kind: str, client: str) -> None:
@@ -250,7 +277,7 @@ class RateLimiter:
         Raises:
             RateLimited: over a rate (the request must be refused; it was still counted).
         """
-        items, what = self._items[kind]
+        items = self._items[kind]
         if self._limiter is None:
             return
         for item in items:
@@ -258,9 +285,11 @@ class RateLimiter:
                 reset = self._limiter.get_window_stats(item, kind, client).reset_time
                 wait = max(1, math.ceil(reset - time.time()))
                 raise RateLimited(
-                    f"too many {what} from your address: at most {item.amount} per "
-                    f"{item.get_expiry()} s; try again in {wait} s",
+                    _RATE_MESSAGES[kind],
                     wait,
+                    amount=item.amount,
+                    period=item.get_expiry(),
+                    wait=wait,
                 )
 
 
@@ -353,14 +382,16 @@ def create_app(
     app.add_middleware(_Guard, max_body_bytes=limits.max_body_bytes)
 
     @app.exception_handler(ServiceError)
-    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
-        headers = None
+    async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
+        headers = {"Content-Language": language_of(request)}
         if isinstance(exc, RateLimited):
-            headers = {"Retry-After": str(exc.retry_after)}
+            headers["Retry-After"] = str(exc.retry_after)
         elif exc.status == 503:  # the database is unavailable (the service says so)
-            headers = {"Retry-After": str(DB_RETRY_AFTER_S)}
+            headers["Retry-After"] = str(DB_RETRY_AFTER_S)
         return JSONResponse(
-            {"detail": _printable(exc.message)}, status_code=exc.status, headers=headers
+            {"detail": _printable(exc.translated(language_of(request)))},
+            status_code=exc.status,
+            headers=headers,
         )
 
     @app.exception_handler(_BodyTooLarge)
@@ -369,11 +400,12 @@ def create_app(
 
     async def _db_unavailable(request: Request, exc: Exception) -> JSONResponse:
         log.error("database unavailable (%s %s): %s", request.method, request.url.path, exc)
+        text = Text(
+            N_("the database is unavailable; nothing was changed, try again in {seconds} s"),
+            {"seconds": DB_RETRY_AFTER_S},
+        )
         return JSONResponse(
-            {
-                "detail": "the database is unavailable; nothing was changed, "
-                f"try again in {DB_RETRY_AFTER_S} s"
-            },
+            {"detail": text.translated(language_of(request))},
             status_code=503,
             headers={"Retry-After": str(DB_RETRY_AFTER_S)},
         )
@@ -413,6 +445,7 @@ def create_app(
         tables: Tables = connection.app.state.tables  # set by the lifespan above
         return tables
 
+    app.include_router(i18n_router())
     app.include_router(players_router(accounts_of, body_of, hit_rate))
     app.include_router(tables_router(tables_of, player_of, body_of, hit_rate, _send_loop))
 
@@ -501,8 +534,10 @@ def create_app(
         )
         if seat is None:
             raise Forbidden(
-                "only a seated player may do this: send your seat token, or log in as the "
-                "player sitting there"
+                N_(
+                    "only a seated player may do this: send your seat token, or log in as the "
+                    "player sitting there"
+                )
             )
         return seat
 
@@ -541,7 +576,9 @@ def create_app(
         token = _token(request, body)
         if "action" not in body:
             raise BadRequest('missing "action": an action id or a notation')
-        return await service.explain(game_id, token, body["action"], await player_id_of(request))
+        return await service.explain(
+            game_id, token, body["action"], await player_id_of(request), language_of(request)
+        )
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(request: Request, game_id: str) -> JSONResponse:
@@ -593,7 +630,9 @@ def create_app(
         service.publish(live, exclude=sub)  # the others see the seat or spectator come
         sender = asyncio.create_task(_send_loop(websocket, sub))
         try:
-            await _receive_loop(websocket, service, live, sub, limits, rates)
+            await _receive_loop(
+                websocket, service, live, sub, limits, rates, language_of(websocket)
+            )
         finally:
             # no await before the presence update: this block may run under cancellation
             sender.cancel()
@@ -604,35 +643,48 @@ def create_app(
 
     # ------------------------------------------------------------------ client
 
-    def index() -> FileResponse:
+    def index(request: Request) -> HTMLResponse:
+        """The client's page in the reader's language (``<html lang>``, read by the
+        client to load its catalogue)."""
         page = web / "index.html"
         if not page.is_file():
             raise ServiceError(f"the browser client is not installed ({page} is missing)", 404)
-        return FileResponse(page, media_type="text/html")
+        html = localized_page(page.read_text(encoding="utf-8"), language_of(request))
+        return HTMLResponse(
+            html, headers={"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"}
+        )
 
     @app.get("/", include_in_schema=False)
-    async def home() -> FileResponse:
-        return index()
+    async def home(request: Request) -> HTMLResponse:
+        return index(request)
 
     @app.get("/games/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> FileResponse:
-        return index()
+    async def game_page(request: Request, game_id: str) -> HTMLResponse:
+        return index(request)
 
     @app.get("/games/{game_id}/replay", include_in_schema=False)
-    async def replay_page(game_id: str) -> FileResponse:
-        return index()
+    async def replay_page(request: Request, game_id: str) -> HTMLResponse:
+        return index(request)
 
     @app.get("/players/{player_id}", include_in_schema=False)
-    async def player_page(player_id: str) -> FileResponse:
-        return index()
+    async def player_page(request: Request, player_id: str) -> HTMLResponse:
+        return index(request)
 
     @app.get("/tables/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
-        return index()
+    async def table_page(request: Request, table_id: str) -> HTMLResponse:
+        return index(request)
 
     @app.get("/leaderboard", include_in_schema=False)
-    async def leaderboard_page() -> FileResponse:
-        return index()
+    async def leaderboard_page(request: Request) -> HTMLResponse:
+        return index(request)
+
+    @app.get("/howto/{game}", include_in_schema=False)
+    async def howto_page(request: Request, game: str) -> HTMLResponse:
+        if game not in ("splendor", "duel"):
+            raise NotFound(
+                N_("no how-to page {page}: the games are splendor, duel"), page=repr(game[:20])
+            )
+        return index(request)
 
     app.mount("/static", StaticFiles(directory=web, check_dir=False), name="static")
     return app
@@ -732,7 +784,10 @@ def _client(connection: Request | WebSocket) -> str:
 def _checked_id(game_id: str) -> str:
     """``game_id`` if it can be a game id (URL-safe letters, at most 64). Raises NotFound."""
     if not _GAME_ID.fullmatch(game_id):
-        raise NotFound(f"no game {game_id!r}: a game id is made of letters, digits, - and _")
+        raise NotFound(
+            N_("no game {game}: a game id is made of letters, digits, - and _"),
+            game=repr(game_id),
+        )
     return game_id
 
 
@@ -814,10 +869,12 @@ async def _receive_loop(
     sub: Subscriber,
     limits: Limits,
     rates: RateLimiter,
+    language: str = "en",
 ) -> None:
     """Handle the client's messages (:func:`_handle_message`) until it leaves; a rejected
     message gets ``{"type": "error", "status", "message"}`` (429 ones with
-    ``"retry_after"``) and the connection stays open, whatever the frame held."""
+    ``"retry_after"``; the message in ``language``, the reader's) and the connection stays
+    open, whatever the frame held."""
     client = _client(websocket)
     while True:
         try:
@@ -833,7 +890,7 @@ async def _receive_loop(
             error: dict[str, Any] = {
                 "type": "error",
                 "status": e.status,
-                "message": _printable(e.message),
+                "message": _printable(e.translated(language)),
             }
             if isinstance(e, RateLimited):
                 error["retry_after"] = e.retry_after
@@ -847,9 +904,9 @@ async def _receive_loop(
                     "type": "error",
                     "status": 503,
                     "retry_after": DB_RETRY_AFTER_S,
-                    "message": (
-                        "the database is unavailable; nothing was changed, try again shortly"
-                    ),
+                    "message": Text(
+                        N_("the database is unavailable; nothing was changed, try again shortly")
+                    ).translated(language),
                 }
             )
         except Exception:  # a bug must not drop the connection: say so, keep serving
@@ -858,7 +915,9 @@ async def _receive_loop(
                 {
                     "type": "error",
                     "status": 500,
-                    "message": "internal error; the message was not applied",
+                    "message": Text(N_("internal error; the message was not applied")).translated(
+                        language
+                    ),
                 }
             )
 
@@ -910,7 +969,12 @@ async def _handle_message(
         service.publish(live, exclude=sub)  # the others see the seat connected
     elif kind in ("chat", "resign"):
         if sub.seat is None:
-            raise ServiceError(f"spectators cannot {kind}; authenticate first", 403)
+            raise ServiceError(
+                N_("spectators cannot chat; authenticate first")
+                if kind == "chat"
+                else N_("spectators cannot resign; authenticate first"),
+                403,
+            )
         if kind == "chat":
             await chat.say(service, live, sub.seat, message.get("text"))
         else:
@@ -918,8 +982,10 @@ async def _handle_message(
     elif kind == "action":
         if sub.seat is None:
             raise ServiceError(
-                "spectators cannot act; authenticate first: "
-                '{"type": "auth", "token": <your seat token>}',
+                N_(
+                    "spectators cannot act; authenticate first: "
+                    '{"type": "auth", "token": <your seat token>}'
+                ),
                 403,
             )
         if "action" not in message:

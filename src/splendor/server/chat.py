@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import insert, select
 
-from .errors import BadRequest
+from .errors import N_, BadRequest
 from .live import LiveGame
 from .notify import notify
 from .protocol import BadNameError, clean_name
@@ -39,7 +39,25 @@ def clean_message(text: Any) -> str:
     try:
         return clean_name(text, MAX_CHAT_LENGTH)
     except BadNameError as e:
-        raise BadRequest(str(e).replace("a name", "a chat message")) from None
+        if e.reason == "length":
+            raise BadRequest(
+                N_("a chat message is 1 to {max} characters, got {length}"),
+                max=MAX_CHAT_LENGTH,
+                length=e.length,
+            ) from None
+        if e.reason == "empty":
+            raise BadRequest(
+                N_(
+                    "a chat message needs at least one visible character "
+                    "(control, bidi and zero-width characters are removed)"
+                )
+            ) from None
+        raise BadRequest(
+            N_(
+                "a chat message must be valid Unicode text: it holds a lone surrogate "
+                "(an unpaired \\uD800-\\uDFFF escape)"
+            )
+        ) from None
 
 
 def add_message(storage: Storage, game_id: str, seat: int, name: str, text: str) -> dict[str, Any]:

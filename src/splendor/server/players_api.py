@@ -32,7 +32,7 @@ from fastapi.responses import JSONResponse
 from starlette.requests import HTTPConnection
 
 from .accounts import Accounts, Player
-from .errors import Forbidden
+from .errors import N_, Forbidden
 
 SESSION_COOKIE = "splendor_session"
 SESSION_MAX_AGE = 400 * 24 * 3600
@@ -59,7 +59,7 @@ def check_same_site(request: Request) -> None:
         Forbidden: the ``Origin`` header names a host other than the request's ``Host``.
     """
     if SESSION_COOKIE in request.cookies and not same_site(request):
-        raise Forbidden("a request from another site cannot use your session")
+        raise Forbidden(N_("a request from another site cannot use your session"))
 
 
 def _with_session(request: Request, content: dict[str, Any], token: str, status: int) -> Any:

@@ -17,7 +17,10 @@ Everything a client may receive is built here, from the authoritative state, for
   (:func:`log_entry_json` per move) instead of being serialized again for every message.
 
 Malformed client input raises :class:`MalformedActionError` (HTTP 400) whose message says
-how to write the action.
+how to write the action. Its sentence, a bad name's (:class:`BadNameError`) and the
+explanation of an illegal move (:class:`Explanation`) are said in the reader's language
+when shown (their ``text``, a :class:`.errors.Text`; :func:`explain` and
+:func:`notation_hint` take the language).
 
 Client text is read by :func:`loads_json` (JSON with a nesting-depth limit: deeply nested
 input is refused with :class:`MalformedJSONError`, never a ``RecursionError``), and the
@@ -31,11 +34,14 @@ import json
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..game import get_game
+from ..i18n import DEFAULT_LANGUAGE
+from .errors import N_, Text
 
 ACTION_FIELDS = ("colors", "level", "slot", "cells", "reserved")
 
@@ -45,7 +51,16 @@ MAX_JSON_DEPTH = 32
 bodies and messages need 3)."""
 
 
-class MalformedActionError(ValueError):
+class _TextError(ValueError):
+    """A ValueError whose message is a :class:`.errors.Text` (``text``): English as
+    ``str(error)``, translated with ``text.translated(language)``."""
+
+    def __init__(self, template: str, /, **fields: Any) -> None:
+        self.text = Text(template, fields)
+        super().__init__(str(self.text))
+
+
+class MalformedActionError(_TextError):
     """A client's action is neither a known action id nor a notation of the game."""
 
 
@@ -53,9 +68,20 @@ class MalformedJSONError(ValueError):
     """A client's text is not JSON, or is nested deeper than allowed."""
 
 
-class BadNameError(ValueError):
+class BadNameError(_TextError):
     """A player's name is not a string, has a lone surrogate, is too long, or has no
-    visible character left once cleaned (:func:`clean_name`)."""
+    visible character left once cleaned (:func:`clean_name`).
+
+    Attributes:
+        reason: ``"type"``, ``"surrogate"``, ``"empty"`` or ``"length"`` (a chat message,
+            cleaned the same way, words its own refusal from it).
+        length: the cleaned length (``"length"``), else 0.
+    """
+
+    def __init__(self, reason: str, template: str, /, **fields: Any) -> None:
+        super().__init__(template, **fields)
+        self.reason = reason
+        self.length = int(fields.get("length", 0))
 
 
 # --------------------------------------------------------------------- client input
@@ -145,11 +171,14 @@ def clean_name(value: str, max_length: int) -> str:
             ``max_length`` once cleaned, or has no character left.
     """
     if not isinstance(value, str):
-        raise BadNameError(f"a name must be a string, got {type(value).__name__}")
+        raise BadNameError("type", f"a name must be a string, got {type(value).__name__}")
     if any("\ud800" <= ch <= "\udfff" for ch in value):
         raise BadNameError(
-            "a name must be valid Unicode text: it holds a lone surrogate "
-            "(an unpaired \\uD800-\\uDFFF escape)"
+            "surrogate",
+            N_(
+                "a name must be valid Unicode text: it holds a lone surrogate "
+                "(an unpaired \\uD800-\\uDFFF escape)"
+            ),
         )
     text = unicodedata.normalize("NFC", value)
     text = "".join(
@@ -158,11 +187,19 @@ def clean_name(value: str, max_length: int) -> str:
     text = _SPACES.sub(" ", text).strip()
     if not text:
         raise BadNameError(
-            "a name needs at least one visible character "
-            "(control, bidi and zero-width characters are removed)"
+            "empty",
+            N_(
+                "a name needs at least one visible character "
+                "(control, bidi and zero-width characters are removed)"
+            ),
         )
     if len(text) > max_length:
-        raise BadNameError(f"a name is 1 to {max_length} characters, got {len(text)}")
+        raise BadNameError(
+            "length",
+            N_("a name is 1 to {max} characters, got {length}"),
+            length=len(text),
+            max=max_length,
+        )
     return text
 
 
@@ -179,13 +216,30 @@ def action_json(action: Any) -> dict[str, Any]:
     return out
 
 
-def notation_hint(game: str, entry: str) -> str:
-    """How to write a decision of ``game`` that starts like ``entry``."""
+def notation_hint(game: str, entry: str, language: str = DEFAULT_LANGUAGE) -> str:
+    """How to write a decision of ``game`` that starts like ``entry``, in ``language``.
+
+    Raises:
+        ValueError: an unknown language.
+    """
     if game == "duel":
         from ..duel.explain import notation_hint as hint
     else:
         from ..classic.explain import notation_hint as hint
-    return hint(entry or "?")
+    return hint(entry or "?", "", language)
+
+
+@dataclass(frozen=True)
+class NotationHint:
+    """:func:`notation_hint` of ``game`` and ``entry``, said in a reader's language (a
+    field of a :class:`.errors.Text`)."""
+
+    game: str
+    entry: str
+
+    def translated(self, language: str) -> str:
+        """The hint in ``language``."""
+        return notation_hint(self.game, self.entry, language)
 
 
 def parse_action(game: str, value: Any) -> Any:
@@ -211,7 +265,11 @@ def parse_action(game: str, value: Any) -> Any:
         return module.Action.parse(value)
     except ValueError as e:
         raise MalformedActionError(
-            f"{value!r} is not an action of {game}: {e}. Hint: {notation_hint(game, value.strip())}"
+            N_("{entry} is not an action of {game}: {error}. Hint: {hint}"),
+            entry=repr(value),
+            game=game,
+            error=str(e),
+            hint=NotationHint(game, value.strip()),
         ) from None
 
 
@@ -252,17 +310,35 @@ def _game_name(state: Any) -> str:
     return "duel" if type(state).__module__.startswith("splendor.duel") else "splendor"
 
 
-def explain(game: str, observation: Any, action: Any) -> str:
-    """Why ``action`` is not legal in ``observation`` (words for a person; best effort,
-    the engine decides). Uses :func:`splendor.classic.explain.why_illegal` (classic, C6-C17) or
-    :func:`splendor.duel.explain.why_illegal` (D6-D20)."""
+def explain(game: str, observation: Any, action: Any, language: str = DEFAULT_LANGUAGE) -> str:
+    """Why ``action`` is not legal in ``observation``, in ``language`` (words for a person;
+    best effort, the engine decides). Uses :func:`splendor.classic.explain.why_illegal`
+    (classic, C6-C17) or :func:`splendor.duel.explain.why_illegal` (D6-D20).
+
+    Raises:
+        ValueError: an unknown language.
+    """
     if game == "duel":
         from ..duel import explain as explain_duel
 
-        return explain_duel.why_illegal(observation, action)
+        return explain_duel.why_illegal(observation, action, language)
     from ..classic import explain as explain_classic
 
-    return explain_classic.why_illegal(observation, action)
+    return explain_classic.why_illegal(observation, action, language)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """:func:`explain` of an illegal action, said in a reader's language (a field of a
+    :class:`.errors.Text`)."""
+
+    game: str
+    observation: Any
+    action: Any
+
+    def translated(self, language: str) -> str:
+        """The explanation in ``language``."""
+        return explain(self.game, self.observation, self.action, language)
 
 
 # --------------------------------------------------------------------- state message

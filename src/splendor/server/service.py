@@ -70,17 +70,20 @@ from typing import Any, NamedTuple, TypeVar
 from sqlalchemy.exc import IntegrityError
 
 from ..game import get_game
+from ..i18n import DEFAULT_LANGUAGE
 from ..record import GameRecord, forfeit_result, result_of
 from . import bots as server_bots
 from .clocks import GRACE, ClockState
 from .errors import DB_DOWN as _DB_DOWN
 from .errors import (
+    N_,
     BadRequest,
     Conflict,
     Forbidden,
     Illegal,
     NotFound,
     ServiceError,
+    Text,
     Unavailable,
 )
 from .errors import first_line as _first_line
@@ -91,6 +94,7 @@ from .live import replay as _replay
 from .protocol import (
     MAX_NAME,
     BadNameError,
+    Explanation,
     MalformedActionError,
     clean_name,
     dumps,
@@ -209,7 +213,7 @@ def _seat_name(i: int, value: Any) -> str:
     try:
         return clean_name(value, MAX_NAME)
     except BadNameError as e:
-        raise BadRequest(f"seat {i}: {e}") from None
+        raise BadRequest(N_("seat {seat}: {error}"), seat=i, error=e.text) from None
 
 
 class GameService:
@@ -350,7 +354,9 @@ class GameService:
         try:
             ids = await asyncio.to_thread(self.storage.games_with_bot_to_move)
         except _DB_DOWN as e:
-            raise Unavailable(f"the database is unavailable ({_first_line(e)})") from e
+            raise Unavailable(
+                N_("the database is unavailable ({error})"), error=_first_line(e)
+            ) from e
         gate = asyncio.Semaphore(self.lifecycle.resume_concurrency)
         failed = False
 
@@ -428,8 +434,11 @@ class GameService:
             )
         if not module.MIN_PLAYERS <= len(seats) <= module.MAX_PLAYERS:
             raise BadRequest(
-                f"{name} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players, "
-                f"got {len(seats)} seats"
+                N_("{game} is for {min} to {max} players, got {seats} seats"),
+                game=name,
+                min=module.MIN_PLAYERS,
+                max=module.MAX_PLAYERS,
+                seats=len(seats),
             )
         options = {} if options is None else options
         if not isinstance(options, dict):
@@ -474,7 +483,7 @@ class GameService:
                     )
                 plan.append(("bot", spec if given in (None, "") else _seat_name(i, given), spec))
         if all(kind != "human" for kind, _, _ in plan):
-            raise BadRequest("a game needs at least one human seat")
+            raise BadRequest(N_("a game needs at least one human seat"))
         if players is not None and len(players) != len(seats):
             raise BadRequest(f"{len(players)} player ids for {len(seats)} seats")
         idem = None
@@ -564,7 +573,8 @@ class GameService:
             found = await asyncio.to_thread(self.storage.find_idempotency_key, idem.key_hash)
         except _DB_DOWN as e:
             raise Unavailable(
-                f"the database is unavailable ({_first_line(e)}); nothing was created: try again"
+                N_("the database is unavailable ({error}); nothing was created: try again"),
+                error=_first_line(e),
             ) from e
         if found is None:
             return None
@@ -613,7 +623,7 @@ class GameService:
                     return live
                 loaded = await self._load(game_id)
                 if loaded is None:
-                    raise NotFound(f"no game {game_id!r}")
+                    raise NotFound(N_("no game {game}"), game=repr(game_id))
                 stored, state, result = loaded
                 live = LiveGame(
                     id=stored.id,
@@ -672,7 +682,9 @@ class GameService:
         try:
             return await asyncio.to_thread(load)
         except _DB_DOWN as e:
-            raise Unavailable(f"the database is unavailable ({_first_line(e)}); try again") from e
+            raise Unavailable(
+                N_("the database is unavailable ({error}); try again"), error=_first_line(e)
+            ) from e
 
     def seat_for_token(self, live: LiveGame, token: str | None) -> int | None:
         """The viewer's seat: None without a token (spectator).
@@ -687,8 +699,11 @@ class GameService:
         seat = live.seat_of_token(token) if _TOKEN_FORMAT.fullmatch(token) else None
         if seat is None:
             raise Forbidden(
-                f"this token is not a seat token of game {live.id}; "
-                "open the game without a token to watch it"
+                N_(
+                    "this token is not a seat token of game {game}; "
+                    "open the game without a token to watch it"
+                ),
+                game=live.id,
             )
         return seat
 
@@ -876,8 +891,10 @@ class GameService:
         seat = await self.viewer_seat(live, token, player_id)
         if seat is None:
             raise Forbidden(
-                'a seat token is required to act ("token": the token of your invite link), '
-                "or a session of the player sitting there"
+                N_(
+                    'a seat token is required to act ("token": the token of your invite link), '
+                    "or a session of the player sitting there"
+                )
             )
         await self.act_as(live, seat, action, move)
         return live, seat
@@ -897,7 +914,7 @@ class GameService:
         try:
             parsed = parse_action(live.game, action)
         except MalformedActionError as e:
-            raise BadRequest(str(e)) from None
+            raise BadRequest(e.text) from None
         # A request cancelled mid-way (the client left) must not cut a commit in two (stored
         # but not applied): the decision runs in its own task, shielded from cancellation.
         task = asyncio.get_running_loop().create_task(self._act_locked(live, seat, parsed, move))
@@ -909,28 +926,38 @@ class GameService:
             self._check_turn(live, seat, move)
             legal = live.state.legal_actions()
             if parsed not in legal:
-                reason = explain(live.game, live.state.observation(seat), parsed)
                 raise Illegal(
-                    f"illegal action {str(parsed)!r}: {reason}. "
-                    f"Legal now: {', '.join(str(a) for a in legal)}"
+                    N_("illegal action {action}: {reason}. Legal now: {legal}"),
+                    action=repr(str(parsed)),
+                    reason=Explanation(live.game, live.state.observation(seat), parsed),
+                    legal=", ".join(str(a) for a in legal),
                 )
             await self._commit(live, seat, parsed)
 
     def _check_turn(self, live: LiveGame, seat: int, move: int) -> None:
         if live.finished:
-            raise Conflict(f"game {live.id} is over; no more actions are accepted")
+            raise Conflict(N_("game {game} is over; no more actions are accepted"), game=live.id)
         current = live.state.current_player
         if live.seats[seat].type == "bot":
-            raise Forbidden(f"seat {seat} is played by a bot since its player resigned")
+            raise Forbidden(
+                N_("seat {seat} is played by a bot since its player resigned"), seat=seat
+            )
         if current != seat:
             who = live.seats[current]
             raise Conflict(
-                f"not your turn: the decision is seat {current}'s ({who.name}); you are seat {seat}"
+                N_("not your turn: the decision is seat {current}'s ({name}); you are seat {seat}"),
+                current=current,
+                name=who.name,
+                seat=seat,
             )
         if move != len(live.moves):
             raise Conflict(
-                f"stale move number {move}: {len(live.moves)} moves have been played; "
-                "reload the game state and decide again"
+                N_(
+                    "stale move number {move}: {played} moves have been played; "
+                    "reload the game state and decide again"
+                ),
+                move=move,
+                played=len(live.moves),
             )
 
     async def _commit(
@@ -955,7 +982,7 @@ class GameService:
         if live.clock_state is not None:
             now = self._wall()
             if live.seats[seat].type == "human" and live.clock_state.late(seat, now):
-                raise Conflict("your time has run out; the move was not played")
+                raise Conflict(N_("your time has run out; the move was not played"))
             clock_after = live.clock_state.decided(
                 seat, None if result is not None else new.current_player, now
             )
@@ -975,9 +1002,13 @@ class GameService:
             live.updated_at = await self.writer.append(move)
         except StaleMoveError as e:
             self._database_back()
+            log.info("game %s: %s", live.id, e)
             await self._reconcile(live)
             raise Conflict(
-                f"{e}; the game was reloaded: decide again on its current state"
+                N_(
+                    "the move was not played: the game changed meanwhile and was reloaded; "
+                    "decide again on its current state"
+                )
             ) from None
         except Unavailable:
             self._database_down()
@@ -986,7 +1017,8 @@ class GameService:
             self._database_down()
             log.warning("move %d of game %s was not stored", idx, live.id, exc_info=True)
             raise Unavailable(
-                f"the move was not stored ({_first_line(e)}); nothing changed: try again"
+                N_("the move was not stored ({error}); nothing changed: try again"),
+                error=_first_line(e),
             ) from e
         self._database_back()
         live.state = new
@@ -1011,10 +1043,10 @@ class GameService:
         """
         async with live.lock:
             if live.finished:
-                raise Conflict(f"game {live.id} is over; there is nothing to resign")
+                raise Conflict(N_("game {game} is over; there is nothing to resign"), game=live.id)
             info = live.seats[seat]
             if info.type != "human":
-                raise Forbidden(f"seat {seat} is played by a bot already")
+                raise Forbidden(N_("seat {seat} is played by a bot already"), seat=seat)
             await self._leave_seat(live, seat, f"{info.name} resigned")
 
     async def time_out(self, live: LiveGame, seat: int, idx: int) -> bool:
@@ -1079,11 +1111,13 @@ class GameService:
                     self.storage.finish_game, live.id, len(live.moves), result
                 )
             except _DB_DOWN as e:
-                raise Unavailable(f"leaving the seat was not stored ({_first_line(e)})") from e
+                raise Unavailable(
+                    N_("leaving the seat was not stored ({error})"), error=_first_line(e)
+                ) from e
             if not done:
                 await self._reconcile(live)
                 raise Conflict(
-                    "the game changed meanwhile; look again and resign if you still want to"
+                    N_("the game changed meanwhile; look again and resign if you still want to")
                 )
             live.result = result
             live.updated_at = self._now()
@@ -1098,9 +1132,11 @@ class GameService:
         try:
             done = await self.writer.run(self.storage.drop_seat, live.id, seat, RESIGNED_BOT, name)
         except _DB_DOWN as e:
-            raise Unavailable(f"leaving the seat was not stored ({_first_line(e)})") from e
+            raise Unavailable(
+                N_("leaving the seat was not stored ({error})"), error=_first_line(e)
+            ) from e
         if not done:
-            raise Conflict("the game changed meanwhile; look again")
+            raise Conflict(N_("the game changed meanwhile; look again"))
         live.seats[seat] = dataclasses.replace(
             info, type="bot", bot=RESIGNED_BOT, name=name, token_hash=None
         )
@@ -1139,7 +1175,7 @@ class GameService:
         loaded = await self._load(live.id)
         if loaded is None:
             self._drop(live)
-            raise NotFound(f"no game {live.id!r}")
+            raise NotFound(N_("no game {game}"), game=repr(live.id))
         stored, state, result = loaded
         live.state, live.result = state, result
         live.moves, live.notes = list(stored.moves), dict(stored.notes)
@@ -1254,15 +1290,22 @@ class GameService:
             pass
 
     async def explain(
-        self, game_id: str, token: Any, action: Any, player_id: str | None = None
+        self,
+        game_id: str,
+        token: Any,
+        action: Any,
+        player_id: str | None = None,
+        language: str = DEFAULT_LANGUAGE,
     ) -> dict[str, Any]:
         """``{"action": notation, "legal": bool, "reason": str}`` for the viewer of
-        ``token`` (or the seat of the logged-in player ``player_id``). Only the seat to move
-        gets the engine's answer; for anyone else the action is not legal (it is not their
+        ``token`` (or the seat of the logged-in player ``player_id``), the reason in
+        ``language`` (``"en"``, ``"fr"``, ``"nl"``). Only the seat to move gets the engine's
+        answer (C6-C17, D6-D20); for anyone else the action is not legal (it is not their
         decision), so nothing about hidden cards is revealed.
 
         Raises:
             NotFound, Forbidden (bad token), BadRequest (malformed action, with a hint).
+            ValueError: an unknown language.
         """
         live = await self.get(game_id)
         if token is not None and not isinstance(token, str):
@@ -1271,21 +1314,24 @@ class GameService:
         try:
             parsed = parse_action(live.game, action)
         except MalformedActionError as e:
-            raise BadRequest(str(e)) from None
+            raise BadRequest(e.text) from None
         out = {"action": str(parsed), "legal": False, "reason": ""}
         current = live.current_player
         if current is None:  # None exactly when the game is over
-            out["reason"] = "the game is over"
+            out["reason"] = Text(N_("the game is over")).translated(language)
         elif seat is None:
-            out["reason"] = "spectators cannot act; open your invite link to play your seat"
+            out["reason"] = Text(
+                N_("spectators cannot act; open your invite link to play your seat")
+            ).translated(language)
         elif current != seat:
-            out["reason"] = (
-                f"it is not your decision: seat {current} ({live.seats[current].name}) is to play"
-            )
+            out["reason"] = Text(
+                N_("it is not your decision: seat {seat} ({name}) is to play"),
+                {"seat": current, "name": live.seats[current].name},
+            ).translated(language)
         elif parsed in live.state.legal_actions():
             out["legal"] = True
         else:
-            out["reason"] = explain(live.game, live.state.observation(seat), parsed)
+            out["reason"] = explain(live.game, live.state.observation(seat), parsed, language)
         return out
 
     # ------------------------------------------------------------------ bots
@@ -1534,7 +1580,9 @@ class GameService:
                             if live.rated:
                                 self._spawn(self.rate(live.id), f"rate:{live.id}")
         except _DB_DOWN as e:
-            raise Unavailable(f"the database is unavailable ({_first_line(e)})") from e
+            raise Unavailable(
+                N_("the database is unavailable ({error})"), error=_first_line(e)
+            ) from e
         finally:
             self.counters["deleted"] += deleted
             self.counters["forfeited"] += forfeited
@@ -1550,8 +1598,11 @@ class GameService:
         """
         if not live.finished:
             raise Conflict(
-                f"game {live.id} is still being played; "
-                "its record (with the deal seed) is available once it is over"
+                N_(
+                    "game {game} is still being played; "
+                    "its record (with the deal seed) is available once it is over"
+                ),
+                game=live.id,
             )
         return GameRecord(
             game=live.game,

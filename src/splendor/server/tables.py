@@ -39,7 +39,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import bots as server_bots
 from .accounts import Player
-from .errors import BadRequest, Conflict, Forbidden, NotFound
+from .errors import N_, BadRequest, Conflict, Forbidden, NotFound
 from .notify import notify
 from .ratings import game_kind, initial_rating
 from .service import GameService, game_module
@@ -87,7 +87,12 @@ def check_clock(clock: Any, min_seconds: int = MIN_CLOCK) -> dict[str, Any] | No
     def seconds(name: str, low: int, high: int) -> int:
         value = clock.get(name)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise BadRequest(f'clock "{name}" must be a whole number of seconds {low}..{high}')
+            raise BadRequest(
+                N_('clock "{name}" must be a whole number of seconds {low}..{high}'),
+                name=name,
+                low=low,
+                high=high,
+            )
         return value
 
     kind = clock.get("kind")
@@ -119,7 +124,10 @@ def _game_and_size(body: dict[str, Any]) -> tuple[ModuleType, int]:
         raise BadRequest('"num_players" must be a whole number')
     if not module.MIN_PLAYERS <= n <= module.MAX_PLAYERS:
         raise BadRequest(
-            f"{module.GAME_NAME} is for {module.MIN_PLAYERS} to {module.MAX_PLAYERS} players"
+            N_("{game} is for {min} to {max} players"),
+            game=module.GAME_NAME,
+            min=module.MIN_PLAYERS,
+            max=module.MAX_PLAYERS,
         )
     return module, n
 
@@ -203,10 +211,10 @@ class Tables:
             NotFound: no such table.
         """
         if not storable(table_id) or len(table_id) > 32:
-            raise NotFound(f"no table {table_id!r}")
+            raise NotFound(N_("no table {table}"), table=repr(table_id))
         found = self._load([table_id])
         if not found:
-            raise NotFound(f"no table {table_id!r}")
+            raise NotFound(N_("no table {table}"), table=repr(table_id))
         return found[0]
 
     def lobby(self, player_id: str | None = None) -> list[dict[str, Any]]:
@@ -261,7 +269,7 @@ class Tables:
         if not isinstance(rated, bool):
             raise BadRequest('"rated" must be true or false')
         if rated and bots:
-            raise BadRequest("a table with a bot seat cannot be rated")
+            raise BadRequest(N_("a table with a bot seat cannot be rated"))
         visibility = body.get("visibility", "open")
         if visibility not in VISIBILITIES:
             raise BadRequest('"visibility" must be "open" or "invite"')
@@ -294,8 +302,11 @@ class Tables:
                 ).scalar_one()
                 if hosted >= MAX_TABLES_PER_HOST:
                     raise Conflict(
-                        f"you host {hosted} open tables already (at most {MAX_TABLES_PER_HOST}); "
-                        "close one first"
+                        N_(
+                            "you host {hosted} open tables already (at most {max}); close one first"
+                        ),
+                        hosted=hosted,
+                        max=MAX_TABLES_PER_HOST,
                     )
                 c.execute(
                     insert(TableRow),
@@ -339,14 +350,14 @@ class Tables:
         """
         table = await asyncio.to_thread(self.get, table_id)
         if table["status"] != OPEN:
-            raise Conflict("this table is not open any more")
+            raise Conflict(N_("this table is not open any more"))
         if any(s["player_id"] == player.id for s in table["seats"]):
-            raise Conflict("you sit at this table already")
+            raise Conflict(N_("you sit at this table already"))
         order = [s["seat"] for s in table["seats"] if s["free"]]
         if table["rematch_of"] is not None:
             former = await asyncio.to_thread(self._players_of, table["rematch_of"])
             if player.id not in former:
-                raise Forbidden("only the players of the last game may sit at its rematch")
+                raise Forbidden(N_("only the players of the last game may sit at its rematch"))
             order = [former.index(player.id)]  # the seat they had
         elif table["visibility"] == "invite":
             expected = await asyncio.to_thread(self._invite_hash, table_id)
@@ -355,7 +366,7 @@ class Tables:
                 or expected is None
                 or not secrets.compare_digest(_hash(code), expected)
             ):
-                raise Forbidden("this table is by invitation: open the host's invitation link")
+                raise Forbidden(N_("this table is by invitation: open the host's invitation link"))
 
         def take() -> bool:
             """Take the first free seat; False when none is left (a race lost)."""
@@ -376,7 +387,7 @@ class Tables:
                             .values(player_id=player.id)
                         )
                     except IntegrityError:  # seated meanwhile by another request of theirs
-                        raise Conflict("you sit at this table already") from None
+                        raise Conflict(N_("you sit at this table already")) from None
                     if done.rowcount == 1:
                         c.execute(
                             update(TableRow)
@@ -388,7 +399,7 @@ class Tables:
             return False
 
         if not await asyncio.to_thread(take):
-            raise Conflict("this table has no free seat left")
+            raise Conflict(N_("this table has no free seat left"))
         full = await asyncio.to_thread(self._full, table_id)
         if full:
             await self._start(table_id)
@@ -423,10 +434,10 @@ class Tables:
         """
         table = await asyncio.to_thread(self.get, table_id)
         if table["status"] != OPEN:
-            raise Conflict("the game has started: leaving is resigning it now")
+            raise Conflict(N_("the game has started: leaving is resigning it now"))
         mine = [s for s in table["seats"] if s["player_id"] == player.id]
         if not mine:
-            raise Conflict("you do not sit at this table")
+            raise Conflict(N_("you do not sit at this table"))
         others = [
             s["player_id"]
             for s in table["seats"]
@@ -556,11 +567,11 @@ class Tables:
 
         game, seats, open_id = await asyncio.to_thread(load)
         if game is None:
-            raise NotFound(f"no game {game_id!r}")
+            raise NotFound(N_("no game {game}"), game=repr(game_id))
         if game.status != "finished":
-            raise Conflict("the game is not over: a rematch is offered once it ends")
+            raise Conflict(N_("the game is not over: a rematch is offered once it ends"))
         if player.id not in [s.player_id for s in seats]:
-            raise Forbidden("only the players of a game may offer or accept its rematch")
+            raise Forbidden(N_("only the players of a game may offer or accept its rematch"))
         if open_id is not None:
             return await self.join(player, open_id)
         table_id = secrets.token_urlsafe(9)

@@ -31,7 +31,7 @@ from typing import Any
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 
 from .accounts import Player
-from .errors import BadRequest, ServiceError
+from .errors import N_, BadRequest, ServiceError
 from .hub import Hub, Subscriber
 from .players_api import check_same_site
 from .tables import STARTED, Tables
@@ -115,7 +115,7 @@ def tables_router(
         check_same_site(request)
         player = await player_of(request)
         if player is None:
-            raise NotLoggedIn("play as a guest or log in first (POST /api/players/guest)")
+            raise NotLoggedIn(N_("play as a guest or log in first (POST /api/players/guest)"))
         return player
 
     @router.get("/api/tables")

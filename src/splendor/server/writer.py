@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any, TypeVar
 
-from .errors import DB_DOWN, Unavailable, first_line
+from .errors import DB_DOWN, N_, Unavailable, first_line
 from .storage import MoveToStore, Storage
 
 T = TypeVar("T")
@@ -44,7 +44,8 @@ class MoveWriter:
             return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
         except DB_DOWN as e:
             raise Unavailable(
-                f"the database is unavailable ({first_line(e)}); nothing was changed: try again"
+                N_("the database is unavailable ({error}); nothing was changed: try again"),
+                error=first_line(e),
             ) from e
 
     async def append(self, move: MoveToStore) -> datetime:
