@@ -241,6 +241,31 @@ def test_play_against_bots_to_the_end(
     assert rp["frames"][0]["notation"] is None
     assert [f["notation"] for f in rp["frames"][1:]] == record["actions"]
     assert [f["observation"] for f in rp["frames"]] == truth
+    # effects (issue 16): what the rules did besides each notation, the same in the log,
+    # the record (checked by its replay above) and the replay frames; each has its text in
+    # every language, naming the seat's player
+    told = GameRecord.from_dict(record).with_effects().effects
+    assert record["effects"] == told
+    assert told or game == "splendor"  # a whole Duel game moves privileges at least
+    in_log = [
+        {"action": e["index"], **{k: v for k, v in x.items() if k != "text"}}
+        for e in final["log"]
+        for x in e.get("effects", [])
+    ]
+    assert in_log == told
+    in_frames = [
+        {"action": f["move"] - 1, **{k: v for k, v in x.items() if k != "text"}}
+        for f in rp["frames"]
+        for x in f.get("effects", [])
+    ]
+    assert in_frames == told
+    names = [s["name"] for s in final["seats"]]
+    for e in final["log"]:
+        for x in e.get("effects", []):
+            assert set(x["text"]) == {"en", "fr", "nl"}
+            assert names[x["seat"]] in x["text"]["fr"]
+    # the state asked over HTTP carries the same log
+    assert state(client, g["game_id"])["log"] == final["log"]
 
 
 def test_seat_tokens_and_errors_change_nothing(client: TestClient) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from ..game import get_game
 from ..record import result_of
 from .clocks import ClockState
-from .protocol import log_entry_json, log_json
+from .protocol import log_entry_json, log_json, move_effects
 from .storage import STATUS_ACTIVE, STATUS_FINISHED, SeatInfo, StoredGame, hash_token
 
 DAY = 86400.0
@@ -109,6 +109,9 @@ class LiveGame:
             (:func:`.protocol.log_json` of ``moves``, plus ``"note"`` on the moves that
             have one), grown by :meth:`add_move`.
         notes: ``{move index: note}``, e.g. a random action played for a failing bot.
+        effects: ``{move index: effects}`` of the moves that did more than their notation
+            says (:func:`.protocol.move_effects`: privileges, Duel abilities resolved
+            without a choice, a noble's visit...), shown with them in the log.
         accessed: when the game was last asked for (the service's clock, seconds).
         evicted: set when the service dropped it from memory (a new object is loaded at
             the next request; this one's bot task stops).
@@ -135,6 +138,7 @@ class LiveGame:
     bot_task: asyncio.Task[None] | None = None
     log_json: str = ""
     notes: dict[int, str] = field(default_factory=dict)
+    effects: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     accessed: float = 0.0
     evicted: bool = False
     rated: bool = False
@@ -145,15 +149,28 @@ class LiveGame:
 
     def __post_init__(self) -> None:
         if self.moves and not self.log_json:
-            self.log_json = log_json(self.moves, self.notes)
+            self.log_json = log_json(self.moves, self.notes, self.effects)
 
-    def add_move(self, seat: int, notation: str, note: str | None = None) -> None:
-        """Append a committed decision (and its note, if any) to ``moves`` and ``log_json``."""
-        entry = log_entry_json(len(self.moves), seat, notation, note)
+    def add_move(
+        self,
+        seat: int,
+        notation: str,
+        note: str | None = None,
+        effects: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Append a committed decision (and its note and effects, if any) to ``moves`` and
+        ``log_json``."""
+        entry = log_entry_json(len(self.moves), seat, notation, note, effects)
         self.log_json = f"{self.log_json},{entry}" if self.moves else entry
         if note:
             self.notes[len(self.moves)] = note
+        if effects:
+            self.effects[len(self.moves)] = effects
         self.moves.append((seat, notation))
+
+    def names(self) -> list[str]:
+        """The seats' names, by seat."""
+        return [s.name for s in sorted(self.seats, key=lambda s: s.seat)]
 
     @property
     def finished(self) -> bool:
@@ -176,27 +193,37 @@ class LiveGame:
         return None
 
 
-def replay(stored: StoredGame) -> tuple[Any, dict[str, Any] | None]:
-    """The state after the stored moves, and the result if it is over.
+def replay(
+    stored: StoredGame,
+) -> tuple[Any, dict[str, Any] | None, dict[int, list[dict[str, Any]]]]:
+    """The state after the stored moves, the result if it is over, and the effects of the
+    moves that have some (``{move index: effects}``, :func:`.protocol.move_effects`).
 
     Raises:
         RuntimeError: a stored move does not replay (a corrupt database).
     """
     module = get_game(stored.game)
     state = module.new_game(stored.num_players, stored.seed, **stored.options)
+    names = [s.name for s in sorted(stored.seats, key=lambda s: s.seat)]
+    effects: dict[int, list[dict[str, Any]]] = {}
     for i, (seat, text) in enumerate(stored.moves):
         if state.current_player != seat:
             raise RuntimeError(
                 f"game {stored.id}: stored move {i} ({text!r}) is by seat {seat}, "
                 "not the seat to play"
             )
+        before = state.copy()
         try:
-            state.apply(text)
+            action = module.Action.parse(text)
+            state.apply(action)
         except ValueError as e:
             raise RuntimeError(
                 f"game {stored.id}: stored move {i} ({text!r}) does not replay: {e}"
             ) from None
-    return state, final_result(stored.result, state)
+        found = move_effects(stored.game, before, action, state, names)
+        if found:
+            effects[i] = found
+    return state, final_result(stored.result, state), effects
 
 
 def final_result(stored: dict[str, Any] | None, state: Any) -> dict[str, Any] | None:

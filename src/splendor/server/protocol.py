@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from ..effects import described
 from ..game import get_game
 from ..i18n import DEFAULT_LANGUAGE
 from .errors import N_, Text
@@ -345,16 +346,38 @@ class Explanation:
 
 
 def log_entries(
-    moves: Sequence[tuple[int, str]], notes: Mapping[int, str] | None = None
+    moves: Sequence[tuple[int, str]],
+    notes: Mapping[int, str] | None = None,
+    effects: Mapping[int, Sequence[dict[str, Any]]] | None = None,
 ) -> list[dict[str, Any]]:
     """``[{"index", "seat", "notation"}, ...]`` of the accepted moves ``(seat, notation)``;
     an entry whose index is in ``notes`` also carries ``"note"`` (e.g. a random action
-    played for a bot that could not decide)."""
+    played for a bot that could not decide), and one whose index is in ``effects`` carries
+    ``"effects"`` (:func:`move_effects`)."""
     notes = notes or {}
+    effects = effects or {}
     return [
-        {"index": i, "seat": seat, "notation": text, **({"note": notes[i]} if i in notes else {})}
+        {
+            "index": i,
+            "seat": seat,
+            "notation": text,
+            **({"note": notes[i]} if i in notes else {}),
+            **({"effects": list(effects[i])} if effects.get(i) else {}),
+        }
         for i, (seat, text) in enumerate(moves)
     ]
+
+
+def move_effects(
+    game: str, before: Any, action: Any, after: Any, names: Sequence[str]
+) -> list[dict[str, Any]]:
+    """What the decision ``action`` did besides its notation (a noble's visit without a
+    choice, C12; privileges, Duel abilities resolved without a choice, extra turns, D7-D19:
+    :mod:`splendor.effects`), as a log entry's ``"effects"``: each effect's fields plus
+    ``"text"``, its sentence in every language (``{"en", "fr", "nl"}``), players called by
+    ``names``. ``before`` and ``after`` are the full states around the decision."""
+    module = get_game(game)
+    return described(module.effects_of(before, action, after), names, module.TOKEN_LETTERS)
 
 
 def dumps(value: Any) -> str:
@@ -362,21 +385,35 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def log_entry_json(index: int, seat: int, notation: str, note: str | None = None) -> str:
+def log_entry_json(
+    index: int,
+    seat: int,
+    notation: str,
+    note: str | None = None,
+    effects: Sequence[dict[str, Any]] | None = None,
+) -> str:
     """One entry of the ``log`` of a state message as JSON text:
-    ``{"index","seat","notation"}``, plus ``"note"`` when given."""
-    entry = {"index": index, "seat": seat, "notation": notation}
+    ``{"index","seat","notation"}``, plus ``"note"`` and ``"effects"`` when given."""
+    entry: dict[str, Any] = {"index": index, "seat": seat, "notation": notation}
     if note:
         entry["note"] = note
+    if effects:
+        entry["effects"] = list(effects)
     return dumps(entry)
 
 
-def log_json(moves: Sequence[tuple[int, str]], notes: Mapping[int, str] | None = None) -> str:
+def log_json(
+    moves: Sequence[tuple[int, str]],
+    notes: Mapping[int, str] | None = None,
+    effects: Mapping[int, Sequence[dict[str, Any]]] | None = None,
+) -> str:
     """The entries of ``log`` (:func:`log_entries`) as JSON text joined by commas (without
     the brackets)."""
     notes = notes or {}
+    effects = effects or {}
     return ",".join(
-        log_entry_json(i, seat, text, notes.get(i)) for i, (seat, text) in enumerate(moves)
+        log_entry_json(i, seat, text, notes.get(i), effects.get(i))
+        for i, (seat, text) in enumerate(moves)
     )
 
 
@@ -440,6 +477,7 @@ def state_message(
     notes: Mapping[int, str] | None = None,
     spectators: dict[str, Any] | None = None,
     clock: dict[str, Any] | None = None,
+    effects: Mapping[int, Sequence[dict[str, Any]]] | None = None,
 ) -> dict[str, Any]:
     """The ``{"type": "state", ...}`` message for one viewer.
 
@@ -454,6 +492,8 @@ def state_message(
             logged-in ones), or None (the field is left out).
         clock: the game's clock (:meth:`.clocks.ClockState.to_json`), or None (no clock:
             the field is left out).
+        effects: ``{move index: effects}`` (:func:`move_effects`) shown with those moves
+            in ``log``.
 
     Returns:
         ``{"type": "state", "game_id", "game", "num_players", "seat", "status", "move",
@@ -462,7 +502,7 @@ def state_message(
         module docstring).
     """
     head, tail = _head_and_tail(game_id, game, state, seat, moves, seats, result, spectators, clock)
-    return {**head, "log": log_entries(moves, notes), **tail}
+    return {**head, "log": log_entries(moves, notes, effects), **tail}
 
 
 def state_message_json(
@@ -478,15 +518,16 @@ def state_message_json(
     log: str | None = None,
     spectators: dict[str, Any] | None = None,
     clock: dict[str, Any] | None = None,
+    effects: Mapping[int, Sequence[dict[str, Any]]] | None = None,
 ) -> str:
     """:func:`state_message` as compact JSON text (the same fields, values and order).
 
     Args:
         log: :func:`log_json` of ``moves``, kept up to date by the caller (one
-            :func:`log_entry_json` appended per move); None: built here from ``moves``
-            and ``notes``.
+            :func:`log_entry_json` appended per move); None: built here from ``moves``,
+            ``notes`` and ``effects``.
         Others: as :func:`state_message`.
     """
     head, tail = _head_and_tail(game_id, game, state, seat, moves, seats, result, spectators, clock)
-    entries = log_json(moves, notes) if log is None else log
+    entries = log_json(moves, notes, effects) if log is None else log
     return f'{dumps(head)[:-1]},"log":[{entries}],{dumps(tail)[1:]}'

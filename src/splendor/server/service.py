@@ -100,6 +100,7 @@ from .protocol import (
     dumps,
     explain,
     log_json,
+    move_effects,
     parse_action,
     state_message,
     state_message_json,
@@ -624,7 +625,7 @@ class GameService:
                 loaded = await self._load(game_id)
                 if loaded is None:
                     raise NotFound(N_("no game {game}"), game=repr(game_id))
-                stored, state, result = loaded
+                stored, state, result, effects = loaded
                 live = LiveGame(
                     id=stored.id,
                     game=stored.game,
@@ -638,6 +639,7 @@ class GameService:
                     moves=list(stored.moves),
                     result=result,
                     notes=dict(stored.notes),
+                    effects=effects,
                     accessed=self._clock(),
                     rated=stored.rated,
                     clock=stored.clock,
@@ -668,14 +670,17 @@ class GameService:
             ):  # a waiter still holds it and checks _games first
                 del self._loading[game_id]
 
-    async def _load(self, game_id: str) -> tuple[StoredGame, Any, dict[str, Any] | None] | None:
-        """The stored game, its state and result (read and replayed in a thread), or None.
+    async def _load(
+        self, game_id: str
+    ) -> tuple[StoredGame, Any, dict[str, Any] | None, Any] | None:
+        """The stored game, its state, result and moves' effects (read and replayed in a
+        thread), or None.
 
         Raises:
             Unavailable, RuntimeError: as :meth:`get`.
         """
 
-        def load() -> tuple[StoredGame, Any, dict[str, Any] | None] | None:
+        def load() -> tuple[StoredGame, Any, dict[str, Any] | None, Any] | None:
             stored = self.storage.load_game(game_id)
             return None if stored is None else (stored, *_replay(stored))
 
@@ -800,6 +805,7 @@ class GameService:
             notes=live.notes,
             spectators=self.spectators_json(live),
             clock=self.clock_json(live),
+            effects=live.effects,
         )
 
     def message_json(
@@ -819,6 +825,7 @@ class GameService:
             log=live.log_json,
             spectators=self.spectators_json(live),
             clock=self.clock_json(live),
+            effects=live.effects,
         )
 
     def summary(self, live: LiveGame, your_seats: Sequence[int]) -> dict[str, Any]:
@@ -1021,8 +1028,9 @@ class GameService:
                 error=_first_line(e),
             ) from e
         self._database_back()
+        effects = move_effects(live.game, live.state, action, new, live.names())
         live.state = new
-        live.add_move(seat, notation, note)
+        live.add_move(seat, notation, note, effects)
         live.result = result
         live.accessed = self._clock()
         live.clock_state = clock_after if clock_after is not None else live.clock_state
@@ -1176,10 +1184,10 @@ class GameService:
         if loaded is None:
             self._drop(live)
             raise NotFound(N_("no game {game}"), game=repr(live.id))
-        stored, state, result = loaded
+        stored, state, result, effects = loaded
         live.state, live.result = state, result
-        live.moves, live.notes = list(stored.moves), dict(stored.notes)
-        live.log_json = log_json(live.moves, live.notes)
+        live.moves, live.notes, live.effects = list(stored.moves), dict(stored.notes), effects
+        live.log_json = log_json(live.moves, live.notes, live.effects)
         self._adopt(live, stored, moved=True)
 
     def _adopt(self, live: LiveGame, stored: StoredGame, *, moved: bool) -> None:
@@ -1249,19 +1257,24 @@ class GameService:
         if tail is None:
             return False
         state = live.state
+        effects: list[list[dict[str, Any]]] = []
         if tail.moves:
+            module = get_game(live.game)
             state = state.copy()
             for seat, text in tail.moves:
                 if state.is_terminal or state.current_player != seat:
                     return False
+                before = state.copy()
                 try:
-                    state.apply(text)
+                    action = module.Action.parse(text)
+                    state.apply(action)
                 except ValueError:
                     return False
+                effects.append(move_effects(live.game, before, action, state, live.names()))
         base = len(live.moves)
         live.state = state
         for k, (seat, text) in enumerate(tail.moves):
-            live.add_move(seat, text, tail.notes.get(base + k))
+            live.add_move(seat, text, tail.notes.get(base + k), effects[k])
         live.result = _final_result(tail.result, state)
         self._adopt(live, tail, moved=bool(tail.moves))
         return True
@@ -1613,6 +1626,11 @@ class GameService:
             actions=[text for _, text in live.moves],
             result=live.result,
             started_at=live.created_at.isoformat(),
+            effects=[
+                {"action": i, **{k: v for k, v in e.items() if k != "text"}}
+                for i, found in sorted(live.effects.items())
+                for e in found
+            ],
             metadata={
                 "game_id": live.id,
                 "seats": [{"seat": s.seat, "type": s.type, "bot": s.bot} for s in live.seats],
@@ -1627,7 +1645,9 @@ class GameService:
     def replay(self, live: LiveGame) -> dict[str, Any]:
         """``{"game", "num_players", "seats", "frames", "result"}`` of a finished game;
         frame ``k`` is ``{"move": k, "notation", "seat", "observation"}`` after ``k``
-        moves (the full position: everything of a finished game may be shown).
+        moves (the full position: everything of a finished game may be shown), with
+        ``"effects"`` when move ``k`` did more than its notation says
+        (:func:`.protocol.move_effects`).
 
         Raises:
             Conflict: the game is still being played.
@@ -1638,7 +1658,13 @@ class GameService:
         for k, (seat, text) in enumerate(live.moves, start=1):
             state.apply(text)
             frames.append(
-                {"move": k, "notation": text, "seat": seat, "observation": state.to_dict()}
+                {
+                    "move": k,
+                    "notation": text,
+                    "seat": seat,
+                    "observation": state.to_dict(),
+                    **({"effects": live.effects[k - 1]} if k - 1 in live.effects else {}),
+                }
             )
         return {
             "game": live.game,
