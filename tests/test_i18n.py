@@ -43,8 +43,10 @@ def _source_messages(domain: Domain) -> set[Any]:
     root = (SRC / domain.directory).resolve()
     skipped = {root / d for d in domain.skip}
     found = set()
+    # as locale/web-mapping.cfg says for the JavaScript: calls inside template strings too
+    options = {pattern: {"parse_template_string": "true"}} if domain.method == "javascript" else {}
     for file, _line, message, _comments, _context in extract_from_dir(
-        str(root), method_map=[(pattern, domain.method)], keywords=keywords
+        str(root), method_map=[(pattern, domain.method)], keywords=keywords, options_map=options
     ):
         if any((root / file).is_relative_to(d) for d in skipped):
             continue

@@ -4,6 +4,8 @@
  * @module api
  */
 
+import { t } from "./i18n.js";
+
 /**
  * An error answered by the server: `status` and its `detail` message (`retryAfter`: the
  * seconds of a 429's or 503's `Retry-After`, else null).
@@ -39,7 +41,7 @@ export async function request(method, path, body, opts = {}) {
   try {
     resp = await fetch(path, init);
   } catch (e) {
-    throw new ApiError(0, `cannot reach the server (${e.message})`);
+    throw new ApiError(0, t("cannot reach the server ({error})", { error: e.message }));
   }
   const text = await resp.text();
   let data = null;
@@ -414,8 +416,10 @@ export class GameSocket extends LiveSocket {
   }
 
   fatal(ev) {
-    const why = { 4400: ev.reason || "the server refused the connection", 4403: "this invite link's token is not valid", 4404: "no such game" };
-    return why[ev.code] || null;
+    if (ev.code === 4400) return t("the server refused the connection");
+    if (ev.code === 4403) return t("this invite link is not valid");
+    if (ev.code === 4404) return t("no such game");
+    return null;
   }
 
   resynced() {

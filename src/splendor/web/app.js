@@ -1,12 +1,15 @@
 /**
- * The router: starts the identity bar (every page), then picks the page from the URL (`/`
- * lobby, `/games/{id}` game, `/games/{id}/replay` replay viewer, `/players/{id}` player
- * page, `/tables/{id}` a lobby table, where invitation links lead, `/leaderboard`) and
+ * The router: reads the reader's language first ({@link module:i18n}), starts the identity
+ * bar (every page), then picks the page from the URL (`/` lobby, `/games/{id}` game,
+ * `/games/{id}/replay` replay viewer, `/players/{id}` player page, `/tables/{id}` a lobby
+ * table, where invitation links lead, `/leaderboard`, `/howto/{game}` how to play) and
  * starts it.
  * @module app
  */
 
 import { GamePage } from "./game.js";
+import { HowtoPage } from "./howto.js";
+import { loadLanguage, t } from "./i18n.js";
 import { IdentityBar } from "./identity.js";
 import { LeaderboardPage } from "./leaderboard.js";
 import { LobbyPage } from "./lobby.js";
@@ -37,19 +40,22 @@ export function route() {
   let m;
   let page;
   if ((m = /^\/games\/([^/]+)\/replay$/.exec(path))) {
-    document.title = "Replay · Splendor";
+    document.title = t("Replay · Splendor");
     page = new ReplayPage(root, decodeURIComponent(m[1]));
   } else if ((m = /^\/games\/([^/]+)$/.exec(path))) {
-    document.title = "Game · Splendor";
+    document.title = t("Game · Splendor");
     page = new GamePage(root, decodeURIComponent(m[1]), params);
   } else if ((m = /^\/players\/([^/]+)$/.exec(path))) {
-    document.title = "Player · Splendor";
+    document.title = t("Player · Splendor");
     page = new PlayerPage(root, decodeURIComponent(m[1]));
   } else if ((m = /^\/tables\/([^/]+)$/.exec(path))) {
-    document.title = "Table · Splendor";
+    document.title = t("Table · Splendor");
     page = new TablePage(root, decodeURIComponent(m[1]));
+  } else if ((m = /^\/howto\/([^/]+)$/.exec(path))) {
+    document.title = t("How to play · Splendor");
+    page = new HowtoPage(root, decodeURIComponent(m[1]));
   } else if (path === "/leaderboard") {
-    document.title = "Leaderboard · Splendor";
+    document.title = t("Leaderboard · Splendor");
     page = new LeaderboardPage(root, params);
   } else {
     document.title = "Splendor";
@@ -59,4 +65,5 @@ export function route() {
   page.start();
 }
 
+await loadLanguage();
 route();

@@ -8,6 +8,7 @@
  */
 
 import * as api from "./api.js";
+import { language, t } from "./i18n.js";
 import { h, replaceChildren } from "./util.js";
 
 /** Characters in one message (the server's `chat.MAX_CHAT_LENGTH`). */
@@ -31,25 +32,25 @@ export class ChatPanel {
     this.seated = null;
     this.sending = false;
     this.list = h("ol", { class: "chat-list", "aria-live": "polite", dataset: { testid: "chat-list" } });
-    this.empty = h("p", { class: "dim chat-empty", dataset: { testid: "chat-empty" } }, "No messages yet.");
+    this.empty = h("p", { class: "dim chat-empty", dataset: { testid: "chat-empty" } }, t("No messages yet."));
     this.error = h("div", { class: "form-error chat-error", role: "alert", dataset: { testid: "chat-error" } });
     this.input = h("input", {
-      type: "text", maxlength: MAX_CHAT, autocomplete: "off", placeholder: "say something…",
-      "aria-label": "chat message", dataset: { testid: "chat-input" },
+      type: "text", maxlength: MAX_CHAT, autocomplete: "off", placeholder: t("say something…"),
+      "aria-label": t("chat message"), dataset: { testid: "chat-input" },
       oninput: () => this.updateCount(),
     });
     this.count = h("span", { class: "dim chat-count", "aria-hidden": "true" });
-    this.button = h("button", { type: "submit", class: "primary small", dataset: { testid: "chat-send" } }, "Send");
+    this.button = h("button", { type: "submit", class: "primary small", dataset: { testid: "chat-send" } }, t("Send"));
     this.form = h("form", {
-      class: "chat-form", "aria-label": "send a chat message",
+      class: "chat-form", "aria-label": t("send a chat message"),
       onsubmit: (ev) => {
         ev.preventDefault();
         this.send();
       },
     }, this.input, this.button, this.count);
-    this.readonly = h("p", { class: "dim chat-readonly", dataset: { testid: "chat-readonly" } }, "Only the players can write here.");
-    this.el = h("section", { class: "chat", "aria-label": "chat", dataset: { testid: "chat", count: 0 } },
-      h("h3", {}, "Chat"), this.empty, this.list, this.error, this.form, this.readonly);
+    this.readonly = h("p", { class: "dim chat-readonly", dataset: { testid: "chat-readonly" } }, t("Only the players can write here."));
+    this.el = h("section", { class: "chat", "aria-label": t("Chat"), dataset: { testid: "chat", count: 0 } },
+      h("h3", {}, t("Chat")), this.empty, this.list, this.error, this.form, this.readonly);
     this.setSeated(false);
     this.updateCount();
   }
@@ -71,7 +72,7 @@ export class ChatPanel {
     try {
       r = await api.getChat(this.gameId);
     } catch (e) {
-      this.showError(`cannot load the chat: ${e.message}`);
+      this.showError(t("cannot load the chat: {error}", { error: e.message }));
       return;
     }
     this.showError("");
@@ -117,10 +118,10 @@ export class ChatPanel {
   /** One message: the writer's name and the text, both as text. */
   item(m) {
     const at = new Date(m.at);
-    const when = Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-    return h("li", { class: `chat-message seat-${Number(m.seat) || 0}`, dataset: { testid: "chat-message", seat: m.seat }, title: Number.isNaN(at.getTime()) ? null : at.toLocaleString() },
+    const when = Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit" });
+    return h("li", { class: `chat-message seat-${Number(m.seat) || 0}`, dataset: { testid: "chat-message", seat: m.seat }, title: Number.isNaN(at.getTime()) ? null : at.toLocaleString(language()) },
       when ? h("span", { class: "chat-time dim" }, when, " ") : null,
-      h("bdi", { class: "chat-name" }, String(m.name ?? `seat ${m.seat}`)), ": ",
+      h("bdi", { class: "chat-name" }, String(m.name ?? t("seat {seat}", { seat: m.seat }))), ": ",
       h("span", { class: "chat-text", dataset: { testid: "chat-text" } }, m.text));
   }
 
@@ -134,11 +135,11 @@ export class ChatPanel {
     if (this.sending || !this.seated) return;
     const text = this.input.value.trim();
     if (!text) {
-      this.showError("write something first");
+      this.showError(t("write something first"));
       return;
     }
     if (text.length > MAX_CHAT) {
-      this.showError(`at most ${MAX_CHAT} characters`);
+      this.showError(t("at most {n} characters", { n: MAX_CHAT }));
       return;
     }
     this.sending = true;
@@ -151,8 +152,8 @@ export class ChatPanel {
       this.add(m);
     } catch (e) {
       let why = e.message;
-      if (e.status === 429) why = `too many messages; wait ${e.retryAfter ? `${e.retryAfter} s` : "a little"} (${e.message})`;
-      else if (e.status === 403) why = `you cannot write here: ${e.message}`;
+      if (e.status === 429) why = e.retryAfter ? t("too many messages; wait {seconds} s", { seconds: e.retryAfter }) : t("too many messages; wait a little");
+      else if (e.status === 403) why = t("you cannot write here: {error}", { error: e.message });
       this.showError(why);
     } finally {
       this.sending = false;

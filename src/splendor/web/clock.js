@@ -8,6 +8,7 @@
  * @module clock
  */
 
+import { language, t, tn } from "./i18n.js";
 import { clockLabel } from "./lobby_tables.js";
 import { h } from "./util.js";
 
@@ -18,21 +19,22 @@ const pad = (n) => String(n).padStart(2, "0");
 
 /**
  * A clock's text. Real time: `4:32`, `1:02:05` from an hour. Turn-based (the time left
- * for the turn): `2 d 3 h`, `23 h 10 min`, and `12:05` under an hour.
+ * for the turn): `2 d 3 h`, `2 days`, `23 h 10 min`, and `12:05` under an hour (hours and
+ * days in the reader's words: `2 j 3 h`, `2 d 3 u`).
  * @param {number} seconds whole seconds left (0 or more)
  * @param {string} kind "realtime" or "turn"
  */
 export function formatClock(seconds, kind) {
-  const t = Math.max(0, Math.floor(seconds));
-  const d = Math.floor(t / 86400);
-  const hrs = Math.floor((t % 86400) / 3600);
-  const min = Math.floor((t % 3600) / 60);
-  const sec = t % 60;
+  const total = Math.max(0, Math.floor(seconds));
+  const d = Math.floor(total / 86400);
+  const hrs = Math.floor((total % 86400) / 3600);
+  const min = Math.floor((total % 3600) / 60);
+  const sec = total % 60;
   if (kind === "turn") {
-    if (d) return hrs ? `${d} d ${hrs} h` : `${d} d`;
-    if (hrs) return min ? `${hrs} h ${min} min` : `${hrs} h`;
-  } else if (t >= 3600) {
-    return `${Math.floor(t / 3600)}:${pad(min)}:${pad(sec)}`;
+    if (d) return hrs ? t("{d} d {h} h", { d, h: hrs }) : tn("{n} day", "{n} days", d);
+    if (hrs) return min ? t("{h} h {min} min", { h: hrs, min }) : t("{n} h", { n: hrs });
+  } else if (total >= 3600) {
+    return `${Math.floor(total / 3600)}:${pad(min)}:${pad(sec)}`;
   }
   return `${min}:${pad(sec)}`;
 }
@@ -94,13 +96,14 @@ export class Clocks {
     el.dataset.running = String(running);
     el.dataset.low = String(low);
     el.className = `clock${running ? " running" : ""}${low ? " low" : ""}${c.kind === "turn" ? " turn" : ""}`;
-    let title = c.kind === "turn" ? (running ? "time left for this turn" : "time for a turn") : "time left";
+    let title = c.kind === "turn" ? (running ? t("time left for this turn") : t("time for a turn")) : t("time left");
     if (running && c.deadline) {
       const at = new Date(c.deadline);
-      if (!Number.isNaN(at.getTime()) && c.kind === "turn") title += ` (until ${at.toLocaleString()})`;
+      if (!Number.isNaN(at.getTime()) && c.kind === "turn") title = t("time left for this turn (until {time})", { time: at.toLocaleString(language()) });
     }
     el.title = `${title} · ${clockLabel(c.spec)}`;
-    el.setAttribute("aria-label", `${formatClock(whole, c.kind)} ${running ? "running" : "stopped"}`);
+    const shown = formatClock(whole, c.kind);
+    el.setAttribute("aria-label", running ? t("{time}, running", { time: shown }) : t("{time}, stopped", { time: shown }));
   }
 
   /** Redraw every badge under `root` every 250 ms (once started; idempotent). */

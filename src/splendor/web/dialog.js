@@ -5,6 +5,7 @@
  * @module dialog
  */
 
+import { t } from "./i18n.js";
 import { h } from "./util.js";
 
 /**
@@ -51,7 +52,7 @@ export function cardMenu(anchor, title, options, onPick, onClose, extra = null) 
     h("div", { class: "menu-title" }, title),
     options.map((o) => optionButton(o.action, o.label, onPick, "menu-action")),
     extra,
-    h("button", { class: "option cancel", type: "button", dataset: { testid: "menu-cancel" }, onclick: onClose }, "cancel"));
+    h("button", { class: "option cancel", type: "button", dataset: { testid: "menu-cancel" }, onclick: onClose }, t("cancel")));
   const r = anchor.getBoundingClientRect();
   menu.style.left = `${Math.max(4, Math.min(window.scrollX + r.left, window.scrollX + document.documentElement.clientWidth - 230))}px`;
   menu.style.top = `${window.scrollY + r.bottom + 4}px`;
@@ -73,5 +74,5 @@ export function confirmDialog(o) {
     o.note ? h("div", { class: "note" }, o.note) : null,
     h("div", { class: "options" },
       h("button", { type: "button", class: "option danger", dataset: { testid: `${id}-confirm` }, onclick: () => o.onConfirm() }, o.confirm),
-      h("button", { type: "button", class: "option", dataset: { testid: `${id}-cancel` }, onclick: () => o.onCancel() }, o.cancel || "cancel")));
+      h("button", { type: "button", class: "option", dataset: { testid: `${id}-cancel` }, onclick: () => o.onCancel() }, o.cancel || t("cancel"))));
 }

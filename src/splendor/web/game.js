@@ -15,11 +15,16 @@ import { Clocks } from "./clock.js";
 import { cardMenu, confirmDialog } from "./dialog.js";
 import { currentPlayer, onIdentityChange } from "./identity.js";
 import { cellToken, renderDuel } from "./duel_view.js";
+import { animateMove, motionAllowed, snapshot } from "./motion.js";
 import { isDialogDecision, matchCard, matchCells, matchColorTake, parseAll } from "./notation.js";
+import { notationHelp } from "./help.js";
+import { capitalize, nodes, t } from "./i18n.js";
 import { saveSeat, tokenFor } from "./storage.js";
-import { CLASSIC_LETTERS, cellName, chip, h, replaceChildren, seatName } from "./util.js";
+import { tokenChip } from "./cards.js";
+import { CLASSIC_LETTERS, cellName, h, replaceChildren, seatName } from "./util.js";
 import { PHASE_HINT, decisionDialog, renderLegalList, renderLog, renderScores, renderSpectators } from "./panels.js";
 import { rematchState, renderRematch, renderResult } from "./result.js";
+import { lastTurn } from "./turn.js";
 
 /**
  * The seat token in the page's URL: the fragment's `#token=` (browsers never send a
@@ -68,6 +73,8 @@ export class GamePage {
     this.resigning = false;
     /** The page's frame (made once; the chat panel in it is kept across redraws). */
     this.frame = null;
+    /** The flights of tokens and cards started since the page opened ({@link animateMove}). */
+    this.flights = 0;
     this.everOpen = false;
     /**
      * The rematch: the rematch table last heard of (`POST …/rematch` answer, `{"type":
@@ -87,12 +94,12 @@ export class GamePage {
 
   /** Load the tables and the state, then follow the game live. */
   async start() {
-    replaceChildren(this.root, h("p", { class: "loading" }, "loading the game…"));
+    replaceChildren(this.root, h("p", { class: "loading" }, t("loading the game…")));
     let meta;
     try {
       meta = await api.getMeta();
     } catch (e) {
-      return this.fatal(`cannot load the game data: ${e.message}`);
+      return this.fatal(t("cannot load the game data: {error}", { error: e.message }));
     }
     this.meta = meta;
     try {
@@ -107,7 +114,7 @@ export class GamePage {
       this.onState(st);
       this.loadRematch();
     } catch (e) {
-      return this.fatal(e.status === 404 ? "no such game" : e.status === 403 ? "this link's token is not valid" : e.message);
+      return this.fatal(e.status === 404 ? t("no such game") : e.status === 403 ? t("this invite link is not valid") : e.message);
     }
     this.clocks.start(this.root);
     this.chat.load();
@@ -115,7 +122,7 @@ export class GamePage {
       onState: (m) => this.onState(m),
       onChat: (m) => this.chat.add(m),
       onRematch: (t) => this.onRematch(t),
-      onError: (m) => this.showMessage(m.message || "error", "error"),
+      onError: (m) => this.showMessage(m.message || t("something went wrong"), "error"),
       onStatus: (s, detail) => {
         this.connection = s;
         if (s === "open") {
@@ -149,7 +156,7 @@ export class GamePage {
   fatal(text) {
     this.frame = null;
     this.clocks.stop();
-    replaceChildren(this.root, h("div", { class: "fatal", dataset: { testid: "fatal" } }, text, " ", h("a", { href: "/" }, "back to the lobby")));
+    replaceChildren(this.root, h("div", { class: "fatal", dataset: { testid: "fatal" } }, text, " ", h("a", { href: "/" }, t("back to the lobby"))));
   }
 
   /** A state message arrived (REST answer, WebSocket push or resync). */
@@ -159,6 +166,9 @@ export class GamePage {
     // an older message of the same move, built before the game ended (a resignation, a time-out)
     if (this.state && msg.move === this.state.move && this.state.status === "finished" && msg.status !== "finished") return;
     const changed = !this.state || msg.move !== this.state.move;
+    // a move arrived: note where things are, to animate them to where the move puts them
+    const before = changed && this.state && this.frame && this.state.game === msg.game && motionAllowed()
+      ? { at: snapshot(this.root), obs: this.state.observation } : null;
     this.state = msg;
     this.clocks.update(msg.clock, msg.status === "finished");
     if (msg.status === "finished" || !this.canResign) this.confirmingResign = false;
@@ -173,6 +183,23 @@ export class GamePage {
       this.message = "";
     }
     this.render();
+    if (before) this.animate(before.at, before.obs, msg);
+  }
+
+  /**
+   * Animate the move just drawn ({@link animateMove}); the root's `data-motion` says
+   * whether things move (`off` under `prefers-reduced-motion: reduce`) and `data-flights`
+   * counts the flights started since the page opened.
+   */
+  animate(at, obs, msg) {
+    let n = 0;
+    try {
+      n = animateMove(this.root, at, { game: msg.game, a: obs, b: msg.observation, tables: this.tables });
+    } catch (e) {
+      console.warn("animation skipped", e);
+    }
+    this.flights += n;
+    this.root.dataset.flights = String(this.flights);
   }
 
   /** The viewer's legal actions, parsed. */
@@ -223,7 +250,7 @@ export class GamePage {
     if (this.busy) return;
     this.closeMenu();
     if (!this.legal.some((a) => a.notation === notation)) {
-      this.showMessage(`"${notation}" is not a legal action now`, "error");
+      this.showMessage(t("{notation} is not a legal action now", { notation }), "error");
       return;
     }
     this.busy = true;
@@ -263,12 +290,12 @@ export class GamePage {
       this.resigning = false;
       this.confirmingResign = false;
       this.onState(st);
-      this.showMessage(st.status === "finished" ? "you resigned" : "you resigned: a bot plays your seat to the end", "info");
+      this.showMessage(st.status === "finished" ? t("you resigned") : t("you resigned: a bot plays your seat to the end"), "info");
     } catch (e) {
       this.resigning = false;
       this.confirmingResign = false;
       this.render();
-      this.showMessage(`cannot resign: ${e.message}`, "error");
+      this.showMessage(t("cannot resign: {error}", { error: e.message }), "error");
       this.resync();
     }
   }
@@ -331,7 +358,7 @@ export class GamePage {
       this.onRematch(table);
     } catch (e) {
       this.rematch.busy = false;
-      this.rematch.error = e.status === 401 ? "log in to offer a rematch" : `no rematch: ${e.message}`;
+      this.rematch.error = e.status === 401 ? t("log in to offer a rematch") : t("no rematch: {error}", { error: e.message });
       this.render();
     }
   }
@@ -349,17 +376,21 @@ export class GamePage {
     api.getState(this.gameId, this.token).then((m) => this.onState(m)).catch(() => {});
   }
 
-  /** Ask the server why `notation` is not allowed and show the answer. */
+  /**
+   * A refused click: ask the server why `notation` is not allowed and show its one
+   * sentence, in the reader's language (never the notation help, which is in the help
+   * panel). When the server cannot say (the click made no action at all), `fallback`.
+   */
   async why(notation, fallback) {
-    if (!this.token) {
-      this.showMessage(fallback || "you are watching this game", "info");
+    if (!this.seated) {
+      this.showMessage(fallback || t("you are watching this game"), "info");
       return;
     }
     try {
       const r = await api.explain(this.gameId, this.token, notation);
-      this.showMessage(r.legal ? `${notation}: allowed` : `${notation}: ${r.reason}`, r.legal ? "info" : "why");
-    } catch (e) {
-      this.showMessage(fallback ? `${fallback} (${e.message})` : e.message, "why");
+      this.showMessage(r.legal ? t("{notation} is allowed now", { notation }) : capitalize(r.reason), r.legal ? "info" : "why");
+    } catch {
+      this.showMessage(fallback || t("this move is not allowed now"), "why");
     }
   }
 
@@ -372,9 +403,9 @@ export class GamePage {
 
   notYourTurn() {
     const s = this.state;
-    if (s.status === "finished") this.showMessage("the game is over", "info");
-    else if (s.seat === null || s.seat === undefined) this.showMessage("you are watching this game", "info");
-    else this.showMessage(`not your turn: ${seatName(s.seats, s.current_player)} is to play`, "info");
+    if (s.status === "finished") this.showMessage(t("the game is over"), "info");
+    else if (s.seat === null || s.seat === undefined) this.showMessage(t("you are watching this game"), "info");
+    else this.showMessage(t("not your turn: {name} is to play", { name: seatName(s.seats, s.current_player) }), "info");
   }
 
   // ------------------------------------------------------------------ clicks
@@ -389,10 +420,10 @@ export class GamePage {
     } else if (this.selection.includes(c)) {
       this.selection.splice(this.selection.lastIndexOf(c), 1);
     } else if (next.length <= 3 && !isDialogDecision(legal)) {
-      this.why("take " + next.map((x) => CLASSIC_LETTERS[x]).join(" "), "you cannot take that");
+      this.why("take " + next.map((x) => CLASSIC_LETTERS[x]).join(" "), t("you cannot take these tokens"));
       return;
     } else {
-      this.showMessage(isDialogDecision(legal) ? "finish the current choice first" : "at most 3 tokens (or 2 of one colour)", "why");
+      this.showMessage(isDialogDecision(legal) ? t("finish the current choice first") : t("at most 3 tokens (or 2 of one colour)"), "why");
       return;
     }
     this.message = "";
@@ -413,15 +444,15 @@ export class GamePage {
         const names = next.map(cellName);
         const tok = cellToken(this.state.observation, i);
         if (isDialogDecision(legal) || legal.every((a) => a.p.kind === "reserve" || a.p.kind === "reserve_deck")) {
-          this.showMessage("finish the current choice first", "why");
+          this.showMessage(t("finish the current choice first"), "why");
         } else if (!tok) {
-          this.showMessage(`${cellName(i)} is empty`, "why");
+          this.showMessage(t("cell {cell} is empty", { cell: cellName(i) }), "why");
         } else if (next.length > 3) {
-          this.showMessage("a take is 1 to 3 tokens in one line", "why");
+          this.showMessage(t("a take is 1 to 3 tokens in one line"), "why");
         } else if (tok === "*" && next.length === 1) {
           this.why(`gold ${cellName(i)}`);
         } else {
-          this.why(`take ${names.join(" ")}`);
+          this.why(`take ${names.join(" ")}`, t("take 1 to 3 tokens next to each other, in one row, column or diagonal"));
         }
         return;
       }
@@ -436,23 +467,23 @@ export class GamePage {
     const acts = matchCard(this.legal, target);
     const where = target.deck ? `d${target.deck}` : target.reserved ? `r${target.reserved}` : `${target.level}.${target.slot}`;
     if (!acts.length) {
-      if (isDialogDecision(this.legal)) return this.showMessage("finish the current choice first", "why");
+      if (isDialogDecision(this.legal)) return this.showMessage(t("finish the current choice first"), "why");
       this.why(target.deck ? `reserve d${target.deck}` : `buy ${where}`);
       return;
     }
     const label = (a) => {
-      if (a.p.kind === "reserve_deck") return `reserve the top card of deck ${a.p.level} (blind)`;
-      if (a.p.kind === "reserve") return `reserve ${where}`;
-      return a.p.choose ? `buy ${where}, choosing the payment` : `buy ${where}`;
+      if (a.p.kind === "reserve_deck") return t("reserve the top card of deck {level} (blind)", { level: a.p.level });
+      if (a.p.kind === "reserve") return t("reserve card {card}", { card: where });
+      return a.p.choose ? t("buy card {card}, choosing the payment", { card: where }) : t("buy card {card}", { card: where });
     };
     const extra = h("div", { class: "menu-why", dataset: { testid: "menu-why" } });
     if (!target.deck && !acts.some((a) => a.p.kind === "buy") && this.state.observation.phase === 0) {
       api.explain(this.gameId, this.token, `buy ${where}`).then((r) => {
-        if (!r.legal) extra.textContent = `cannot buy: ${r.reason}`;
+        if (!r.legal) extra.textContent = t("cannot buy: {reason}", { reason: r.reason });
       }).catch(() => {});
     }
     this.closeMenu();
-    this.menu = cardMenu(anchor, target.deck ? `deck ${target.deck}` : `card ${where}`,
+    this.menu = cardMenu(anchor, target.deck ? t("deck {level}", { level: target.deck }) : t("card {card}", { card: where }),
       acts.map((a) => ({ action: a, label: label(a) })), (a) => this.act(a.notation), () => this.closeMenu(), extra);
     document.body.append(this.menu);
   }
@@ -478,7 +509,7 @@ export class GamePage {
     const ctx = {
       obs, tables: this.tables, seats: s.seats, viewer: s.seat ?? null,
       current: s.status === "finished" ? null : s.current_player,
-      legal: this.myTurn ? legal : [], selection: this.selection, last: this.lastMove,
+      legal: this.myTurn ? legal : [], selection: this.selection, last: this.lastMove, turn: lastTurn(s.log, this.lastMove),
       on: {
         supply: (c) => this.onSupply(c), cell: (i) => this.onCell(i),
         card: (t, el) => this.onCard(t, el), replenish: () => this.act("replenish"),
@@ -487,11 +518,11 @@ export class GamePage {
     const table = s.game === "duel" ? renderDuel(ctx) : renderClassic(ctx);
     const decision = this.myTurn && isDialogDecision(legal) ? decisionDialog(s, this.tables, legal, (a) => this.act(a.notation)) : null;
     const confirm = this.confirmingResign && this.canResign ? confirmDialog({
-      title: "Resign this game?",
+      title: t("Resign this game?"),
       note: (s.num_players || 2) > 2
-        ? "A bot plays your seat to the end of the game, and you rank last."
-        : "You lose the game now, by forfeit.",
-      confirm: this.resigning ? "resigning…" : "Resign", cancel: "Keep playing", testid: "resign",
+        ? t("A bot plays your seat to the end of the game, and you rank last.")
+        : t("You lose the game now, by forfeit."),
+      confirm: this.resigning ? t("resigning…") : t("Resign"), cancel: t("Keep playing"), testid: "resign",
       onConfirm: () => this.resign(),
       onCancel: () => { this.confirmingResign = false; this.render(); },
     }) : null;
@@ -501,21 +532,40 @@ export class GamePage {
       game: s.game, move: s.move, status: s.status, yourTurn: String(this.myTurn),
       decision: decision ? "dialog" : this.myTurn ? "main" : "none", seat: s.seat ?? "",
     });
-    document.title = `${this.myTurn ? "● your turn · " : ""}${s.game === "duel" ? "Splendor Duel" : "Splendor"} ${this.gameId}`;
+    const gameName = `${s.game === "duel" ? "Splendor Duel" : "Splendor"} ${this.gameId}`;
+    document.title = this.myTurn ? t("● your turn · {game}", { game: gameName }) : gameName;
     root.dataset.rematch = this.canRematch ? (this.rematch.goingTo ? "started" : rematchState(this.rematch.table, this.me.id)) : "";
     root.dataset.resign = this.canResign ? (this.confirmingResign ? "confirming" : "available") : this.seatIsBot ? "resigned" : "none";
+    root.dataset.motion = motionAllowed() ? "on" : "off";
+    root.dataset.flights = String(this.flights);
     const f = this.ensureFrame();
+    // the header's turn line and hint go to the action bar, which stays in view (sticky)
+    const header = this.renderHeader();
+    const who = header.querySelector("[data-testid=turn-info]");
+    const hint = header.querySelector("[data-testid=hint]");
     replaceChildren(f.top,
-      this.renderHeader(),
-      s.status === "finished" ? renderResult(s, this.gameId, { replay: true, rematch: this.renderRematchPanel() }) : null,
-      h("div", { class: "message-line", role: "status", "aria-live": "polite", dataset: { testid: "message" } }),
+      header,
+      s.status === "finished" ? renderResult(s, this.gameId, { replay: true, rematch: this.renderRematchPanel() }) : null);
+    replaceChildren(f.bar,
+      h("div", { class: "bar-line" }, who, hint,
+        h("div", { class: "message-line", role: "status", "aria-live": "polite", dataset: { testid: "message" } })),
       confirm,
       decision,
       this.renderSelection(legal));
+    f.bar.classList.toggle("asking", !!(confirm || decision || this.selection.length));
+    // the player panels: the viewer's own beside (or, on a phone, above) the board, the others after
+    const panels = table.querySelector(".players");
+    const mine = panels ? panels.querySelector(".player.me") : null;
+    if (panels) panels.remove();
     replaceChildren(f.main, table);
+    replaceChildren(f.mine, mine);
+    replaceChildren(f.others, panels ? [...panels.children].filter((el) => el !== mine) : null);
+    if (this.legalOpen === undefined) this.legalOpen = window.innerWidth >= 760; // folded on a phone
+    if (this.logOpen === undefined) this.logOpen = window.innerWidth >= 760;
     replaceChildren(f.side,
       renderScores(s, this.clocks), renderSpectators(s), this.renderSeatPanel(),
-      renderLog(s), this.myTurn ? renderLegalList(legal, (a) => this.act(a.notation)) : null);
+      renderLog(s, this.logOpen, (open) => { this.logOpen = open; }), this.myTurn ? renderLegalList(legal, (a) => this.act(a.notation), this.legalOpen, (open) => { this.legalOpen = open; }) : null,
+      this.helpPanel(s.game));
     this.chat.setSeated(this.seated && !this.seatIsBot); // a seat left to a bot no longer writes (its token no longer works)
     this.renderMessage(root.querySelector("[data-testid=message]"));
     const log = root.querySelector(".log-list");
@@ -523,58 +573,76 @@ export class GamePage {
   }
 
   /**
-   * The page's frame, made once: the top (header, result, dialogs), the table, the side
-   * column's panels, and the chat panel, which stays in place (its input keeps the focus
-   * and the text typed while state messages redraw the rest).
+   * The page's frame, made once: the top (header, result), the action bar (whose turn,
+   * the hint, messages, dialogs and the selection; it stays in view), the table, the
+   * viewer's own panel, the other players' panels, the side column's panels, and the chat
+   * panel, which stays in place (its input keeps the focus and the text typed while state
+   * messages redraw the rest).
    */
   ensureFrame() {
     if (this.frame && this.frame.top.parentNode === this.root) return this.frame;
     const f = {
       top: h("div", { class: "game-top" }),
+      bar: h("div", { class: "action-bar", dataset: { testid: "action-bar" } }),
       main: h("div", { class: "main-col" }),
+      mine: h("div", { class: "mine-col players", dataset: { testid: "my-panel" } }),
+      others: h("div", { class: "others-col players" }),
       side: h("div", { class: "side-panels" }),
     };
-    replaceChildren(this.root, f.top, h("div", { class: "game-layout" }, f.main, h("aside", { class: "side-col" }, f.side, this.chat.el)));
+    replaceChildren(this.root, f.top, f.bar,
+      h("div", { class: "game-layout play" }, f.main, f.mine, f.others, h("aside", { class: "side-col" }, f.side, this.chat.el)));
     this.frame = f;
     return f;
+  }
+
+  /**
+   * The help panel on how moves are written ({@link notationHelp}), made once and kept
+   * (its open state survives the redraws).
+   */
+  helpPanel(game) {
+    if (!this.help || this.help.dataset.game !== game) this.help = notationHelp(game);
+    return this.help;
   }
 
   /** The seated player's panel: Resign while the game goes on, or the note that a bot plays the seat. */
   renderSeatPanel() {
     if (this.seatIsBot && this.state.status !== "finished") {
       return h("p", { class: "resigned-note", dataset: { testid: "resigned" } },
-        "You left this game: ", h("bdi", {}, seatName(this.state.seats, this.state.seat)), " plays your seat to the end.");
+        nodes(t("You left this game: {name} plays your seat to the end."), { name: h("bdi", {}, seatName(this.state.seats, this.state.seat)) }));
     }
     if (!this.canResign) return null;
     return h("div", { class: "seat-actions" },
       h("button", {
         type: "button", class: "resign", dataset: { testid: "resign" }, disabled: this.confirmingResign || this.resigning,
-        title: (this.state.num_players || 2) > 2 ? "leave the game: a bot plays your seat, you rank last" : "give up: the other player wins",
+        title: (this.state.num_players || 2) > 2 ? t("leave the game: a bot plays your seat, you rank last") : t("give up: the other player wins"),
         onclick: () => this.askResign(),
-      }, "Resign"));
+      }, t("Resign")));
   }
 
   renderHeader() {
     const s = this.state;
     const name = s.game === "duel" ? "Splendor Duel" : "Splendor";
     let who;
-    if (s.status === "finished") who = h("span", { class: "turn-info over", dataset: { testid: "turn-info" } }, "game over");
-    else if (this.myTurn) who = h("span", { class: "turn-info mine", dataset: { testid: "turn-info" } }, "your turn");
-    else who = h("span", { class: "turn-info", dataset: { testid: "turn-info" } }, `${seatName(s.seats, s.current_player)} to play`);
+    if (s.status === "finished") who = h("span", { class: "turn-info over", dataset: { testid: "turn-info" } }, t("game over"));
+    else if (this.myTurn) who = h("span", { class: "turn-info mine", dataset: { testid: "turn-info" } }, t("your turn"));
+    else who = h("span", { class: "turn-info", dataset: { testid: "turn-info" } }, t("{name} to play", { name: seatName(s.seats, s.current_player) }));
     const phase = s.observation.phase;
-    let hint = this.myTurn ? (PHASE_HINT[s.game] || [])[phase] : "";
-    if (this.myTurn && this.legal.some((a) => a.p.kind === "privilege")) hint += " · to spend a privilege, click a token and choose \"use a privilege\"";
+    const phaseHint = this.myTurn ? (PHASE_HINT[s.game] || [])[phase] : "";
+    let hint = phaseHint ? t(phaseHint) : "";
+    if (this.myTurn && this.legal.some((a) => a.p.kind === "privilege")) hint += ` · ${t("to spend a privilege, click a token and choose “use a privilege”")}`;
     const last = this.lastMove;
     return h("header", { class: "game-header" },
-      h("a", { href: "/", class: "back", dataset: { testid: "lobby-link" } }, "← lobby"),
+      h("a", { href: "/", class: "back", dataset: { testid: "lobby-link" } }, t("← lobby")),
       h("h2", {}, name),
-      h("span", { class: "meta" }, `game ${this.gameId} · move ${s.move} · turn ${s.turn}`),
+      h("a", { href: `/howto/${s.game}`, class: "howto-link", target: "_blank", rel: "noopener", dataset: { testid: "howto-link" } }, t("How to play")),
+      h("span", { class: "meta" }, t("game {game} · move {move} · turn {turn}", { game: this.gameId, move: s.move, turn: s.turn })),
       who,
       hint ? h("span", { class: "hint", dataset: { testid: "hint" } }, hint) : null,
-      last && last.notation ? h("span", { class: "last-move", dataset: { testid: "last-move" } }, "last move: ", h("b", {}, seatName(s.seats, last.seat)), " ", h("code", {}, last.notation)) : null,
+      last && last.notation ? h("span", { class: "last-move", dataset: { testid: "last-move" } },
+        nodes(t("last move: {name} {move}"), { name: h("b", {}, seatName(s.seats, last.seat)), move: h("span", { class: "turn-moves" }, (lastTurn(s.log, last) || { entries: [last] }).entries.map((e) => h("code", {}, e.notation))) })) : null,
       h("span", { class: `connection ${this.connection}`, dataset: { testid: "connection", state: this.connection } },
-        this.connection === "open" ? "● live" : this.connection === "connecting" ? "○ connecting" : "○ reconnecting…"),
-      s.seat === null || s.seat === undefined ? h("span", { class: "spectator" }, "watching") : null);
+        this.connection === "open" ? t("● live") : this.connection === "connecting" ? t("○ connecting") : t("○ reconnecting…")),
+      s.seat === null || s.seat === undefined ? h("span", { class: "spectator" }, t("watching")) : null);
   }
 
   renderStatus() {
@@ -582,7 +650,7 @@ export class GamePage {
     if (!el) return;
     el.dataset.state = this.connection;
     el.className = `connection ${this.connection}`;
-    el.textContent = this.connection === "open" ? "● live" : "○ reconnecting…";
+    el.textContent = this.connection === "open" ? t("● live") : t("○ reconnecting…");
   }
 
   renderMessage(el) {
@@ -599,24 +667,24 @@ export class GamePage {
     let chips = [];
     if (s.game === "duel") {
       if (this.selection.length) exact = matchCells(legal, this.selection).exact;
-      chips = [...this.selection].sort((a, b) => a - b).map((i) => h("span", { class: "sel-cell" }, cellName(i), " ", chip(cellToken(s.observation, i) || "*")));
+      chips = [...this.selection].sort((a, b) => a - b).map((i) => h("span", { class: "sel-cell" }, cellName(i), " ", tokenChip(cellToken(s.observation, i) || "*")));
     } else {
       if (this.selection.length) exact = matchColorTake(legal, this.selection).exact;
-      chips = this.selection.map((c) => chip(CLASSIC_LETTERS[c]));
+      chips = this.selection.map((c) => tokenChip(CLASSIC_LETTERS[c]));
     }
     if (!this.selection.length) return null;
     const label = (a) => {
-      if (a.p.kind === "privilege") return `use a privilege: ${a.notation}`;
-      if (a.p.kind === "take_gold") return `take the gold (then reserve): ${a.notation}`;
+      if (a.p.kind === "privilege") return t("use a privilege: {notation}", { notation: a.notation });
+      if (a.p.kind === "take_gold") return t("take the gold (then reserve): {notation}", { notation: a.notation });
       return a.notation;
     };
     return h("div", { class: "selection", dataset: { testid: "selection" } },
-      h("span", { class: "lbl" }, "selected"), chips,
+      h("span", { class: "lbl" }, t("selected")), chips,
       exact.map((a) => h("button", {
         class: "confirm", type: "button", dataset: { testid: "confirm", notation: a.notation, action: a.notation },
         onclick: () => this.act(a.notation),
       }, label(a))),
-      exact.length ? null : h("span", { class: "dim" }, s.game === "duel" ? "add cells in a line" : "add tokens"),
-      h("button", { class: "clear", type: "button", dataset: { testid: "clear-selection" }, onclick: () => this.clearSelection() }, "clear"));
+      exact.length ? null : h("span", { class: "dim" }, s.game === "duel" ? t("add cells in a line") : t("add tokens")),
+      h("button", { class: "clear", type: "button", dataset: { testid: "clear-selection" }, onclick: () => this.clearSelection() }, t("clear")));
   }
 }

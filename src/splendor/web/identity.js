@@ -8,6 +8,10 @@
  *   "guest"), "Make an account" for a guest (choose a password; the guest keeps its id,
  *   games and ratings) and "Log out".
  *
+ * The bar ends with the language switch (English, Français, Nederlands, each in its own
+ * language; `language-select`): choosing one sets the cookie `lang` and reloads the page in
+ * it ({@link module:i18n}).
+ *
  * The server's refusals (its `detail`) show next to the form. The session is an HTTP-only
  * cookie that the server sets: this module never sees it. Names are shown as text only.
  * Other modules read the player with {@link currentPlayer} (or wait for the first answer
@@ -16,6 +20,7 @@
  */
 
 import * as api from "./api.js";
+import { LANGUAGES, N_, language, setLanguage, t } from "./i18n.js";
 import { h, replaceChildren } from "./util.js";
 
 /** Limits the server enforces too (names: `service.MAX_NAME`; passwords: `accounts`). */
@@ -23,7 +28,19 @@ const MAX_NAME = 40;
 const MIN_PASSWORD = 8;
 const MAX_PASSWORD = 256;
 
-const FORM_LABELS = { guest: "Play as guest", login: "Log in", signup: "Sign up" };
+const FORM_LABELS = { guest: N_("Play as guest"), login: N_("Log in"), signup: N_("Sign up") };
+
+/**
+ * The language switch: a `<select>` of the languages, each named in its own language;
+ * choosing one remembers it (cookie `lang`) and reloads the page in it.
+ */
+export function languageSwitch() {
+  const current = language();
+  return h("select", {
+    class: "language-switch", "aria-label": t("Language"), title: t("Language"), dataset: { testid: "language-select" },
+    onchange: (ev) => setLanguage(ev.target.value),
+  }, LANGUAGES.map(([code, name]) => h("option", { value: code, lang: code, selected: code === current ? true : null }, name)));
+}
 
 const listeners = new Set();
 /** @type {Object|null|undefined} */
@@ -104,7 +121,7 @@ export class IdentityBar {
     } catch (e) {
       if (quiet) return;
       player = null;
-      this.error = `cannot tell who you are: ${e.message}`;
+      this.error = t("cannot tell who you are: {error}", { error: e.message });
     }
     const same = (a, b) => (a && b ? a.id === b.id && a.name === b.name && a.account === b.account : a === b);
     if (quiet && same(player, this.player)) return;
@@ -120,16 +137,17 @@ export class IdentityBar {
     this.root.dataset.state = p === undefined ? "loading" : p === null ? "anonymous" : p.account ? "account" : "guest";
     if (p) this.root.dataset.playerId = p.id;
     else delete this.root.dataset.playerId;
-    this.root.setAttribute("aria-label", "your player");
+    this.root.setAttribute("aria-label", t("your player"));
     let body;
     if (p === undefined) body = h("span", { class: "dim" }, "…");
     else if (p === null) body = this.anonymous();
     else body = this.loggedIn(p);
     replaceChildren(this.root,
       h("a", { href: "/", class: "home", dataset: { testid: "home-link" } }, "Splendor"),
-      h("a", { href: "/leaderboard", class: "nav-link", dataset: { testid: "leaderboard-link" } }, "Leaderboard"),
+      h("a", { href: "/leaderboard", class: "nav-link", dataset: { testid: "leaderboard-link" } }, t("Leaderboard")),
       h("div", { class: "identity-main" }, body,
-        h("span", { class: "form-error identity-error", role: "status", "aria-live": "polite", dataset: { testid: "identity-error" } }, this.error || "")));
+        h("span", { class: "form-error identity-error", role: "status", "aria-live": "polite", dataset: { testid: "identity-error" } }, this.error || "")),
+      languageSwitch());
     this.error = undefined;
     if (focus) {
       const el = this.root.querySelector(focus);
@@ -145,8 +163,8 @@ export class IdentityBar {
       dataset: { testid: `show-${which}` }, onclick: () => this.show(which),
     }, label);
     return [
-      h("span", { class: "toggles", role: "group", "aria-label": "how to play" },
-        toggle("guest", "Guest"), toggle("login", "Log in"), toggle("signup", "Sign up")),
+      h("span", { class: "toggles", role: "group", "aria-label": t("how to play") },
+        toggle("guest", t("Guest")), toggle("login", t("Log in")), toggle("signup", t("Sign up"))),
       this.formFor(form),
     ];
   }
@@ -155,15 +173,15 @@ export class IdentityBar {
   loggedIn(p) {
     const open = this.form === "signup";
     return [
-      h("span", { class: "dim" }, "playing as"),
-      h("a", { href: `/players/${encodeURIComponent(p.id)}`, class: "identity-name", title: "your player page", dataset: { testid: "identity-name" } },
+      h("span", { class: "dim" }, t("playing as")),
+      h("a", { href: `/players/${encodeURIComponent(p.id)}`, class: "identity-name", title: t("your player page"), dataset: { testid: "identity-name" } },
         h("bdi", {}, p.name)),
-      p.account ? null : h("span", { class: "badge guest", title: "a guest has no password: only this browser can play as it", dataset: { testid: "identity-guest" } }, "guest"),
+      p.account ? null : h("span", { class: "badge guest", title: t("a guest has no password: only this browser can play as it"), dataset: { testid: "identity-guest" } }, t("guest")),
       p.account ? null : h("button", {
         type: "button", class: `toggle${open ? " active" : ""}`, "aria-expanded": String(open),
         dataset: { testid: "show-signup" }, onclick: () => this.show(open ? null : "signup"),
-      }, "Make an account"),
-      h("button", { type: "button", class: "toggle", dataset: { testid: "logout" }, onclick: () => this.logout() }, "Log out"),
+      }, t("Make an account")),
+      h("button", { type: "button", class: "toggle", dataset: { testid: "logout" }, onclick: () => this.logout() }, t("Log out")),
       open ? this.formFor("signup") : null,
     ];
   }
@@ -180,7 +198,7 @@ export class IdentityBar {
   /** The form of `kind` ("guest", "login", "signup"); Enter in any field submits. */
   formFor(kind) {
     const makeAccount = kind === "signup" && !!this.player;
-    const label = makeAccount ? "Create the account" : FORM_LABELS[kind];
+    const label = makeAccount ? t("Create the account") : t(FORM_LABELS[kind]);
     const field = (text, input) => h("label", { class: "field" }, h("span", { class: "field-label" }, text), input);
     const name = h("input", {
       type: "text", name: "name", value: this.draftName, required: true, maxlength: MAX_NAME, size: 14,
@@ -189,7 +207,7 @@ export class IdentityBar {
     });
     const password = kind === "guest" ? null : h("input", {
       type: "password", name: "password", required: true, maxlength: MAX_PASSWORD, size: 14,
-      minlength: kind === "signup" ? MIN_PASSWORD : null, placeholder: kind === "signup" ? `${MIN_PASSWORD}+ characters` : null,
+      minlength: kind === "signup" ? MIN_PASSWORD : null, placeholder: kind === "signup" ? t("{n}+ characters", { n: MIN_PASSWORD }) : null,
       autocomplete: kind === "signup" ? "new-password" : "current-password", dataset: { testid: `${kind}-password` },
     });
     const form = h("form", {
@@ -199,8 +217,8 @@ export class IdentityBar {
         this.submit(kind, form);
       },
     },
-    field(makeAccount ? "account name" : "name", name),
-    password ? field(makeAccount ? "choose a password" : "password", password) : null,
+    field(makeAccount ? t("account name") : t("name"), name),
+    password ? field(makeAccount ? t("choose a password") : t("password"), password) : null,
     h("button", { type: "submit", class: "primary small", dataset: { testid: `${kind}-submit` } }, label));
     return form;
   }

@@ -7,6 +7,7 @@
  */
 
 import * as api from "./api.js";
+import { t } from "./i18n.js";
 import { currentPlayer, onIdentityChange } from "./identity.js";
 import { RATING_KINDS } from "./player.js";
 import { h, replaceChildren } from "./util.js";
@@ -33,7 +34,7 @@ export class LeaderboardPage {
 
   async start() {
     this.root.dataset.testid = "leaderboard";
-    document.title = "Leaderboard · Splendor";
+    document.title = t("Leaderboard · Splendor");
     onIdentityChange(() => { if (this.data) this.render(); }); // "(you)" follows the identity bar
     this.render();
     await this.load();
@@ -64,7 +65,7 @@ export class LeaderboardPage {
     } catch (e) {
       if (seq !== this.seq) return;
       this.data = null;
-      this.error = `cannot load the leaderboard: ${e.message}`;
+      this.error = t("cannot load the leaderboard: {error}", { error: e.message });
     }
     this.render();
   }
@@ -74,24 +75,24 @@ export class LeaderboardPage {
     const root = this.root;
     root.dataset.kind = this.kind;
     root.dataset.state = this.error ? "error" : this.data ? "ready" : "loading";
-    const tabs = h("div", { class: "tabs", role: "tablist", "aria-label": "game", onkeydown: (ev) => this.onTabKey(ev) },
+    const tabs = h("div", { class: "tabs", role: "tablist", "aria-label": t("game"), onkeydown: (ev) => this.onTabKey(ev) },
       RATING_KINDS.map(([kind, label]) => h("button", {
         type: "button", role: "tab", class: `tab${kind === this.kind ? " active" : ""}`, id: `tab-${kind}`,
         "aria-selected": String(kind === this.kind), "aria-controls": "leaderboard-panel", tabindex: kind === this.kind ? "0" : "-1",
         dataset: { testid: `leaderboard-tab-${kind}`, kind }, onclick: () => this.select(kind),
-      }, label)));
+      }, t(label))));
     let body;
     if (this.error) body = h("p", { class: "form-error", role: "alert", dataset: { testid: "leaderboard-error" } }, this.error);
-    else if (!this.data) body = h("p", { class: "loading" }, "loading…");
+    else if (!this.data) body = h("p", { class: "loading" }, t("loading…"));
     else body = this.table(this.data.players || []);
     replaceChildren(root,
       h("header", { class: "leaderboard-header" },
-        h("h1", {}, "Leaderboard"),
-        h("button", { type: "button", class: "toggle", dataset: { testid: "leaderboard-refresh" }, onclick: () => this.load() }, "refresh")),
+        h("h1", {}, t("Leaderboard")),
+        h("button", { type: "button", class: "toggle", dataset: { testid: "leaderboard-refresh" }, onclick: () => this.load() }, t("refresh"))),
       tabs,
       h("section", { class: "leaderboard-panel", id: "leaderboard-panel", role: "tabpanel", "aria-labelledby": `tab-${this.kind}` }, body),
-      h("p", { class: "dim small-text" }, "Rated games only. A rating marked ? is provisional: too few games to trust it yet (deviation over 110)."),
-      h("p", {}, h("a", { href: "/" }, "← lobby")));
+      h("p", { class: "dim small-text" }, t("Rated games only. A rating marked ? is provisional: too few games to trust it yet (deviation over 110).")),
+      h("p", {}, h("a", { href: "/" }, t("← lobby"))));
     if (focus) {
       const el = root.querySelector(focus);
       if (el) el.focus();
@@ -108,7 +109,7 @@ export class LeaderboardPage {
   }
 
   table(players) {
-    if (!players.length) return h("p", { class: "dim", dataset: { testid: "leaderboard-empty" } }, "No rated games of this kind yet.");
+    if (!players.length) return h("p", { class: "dim", dataset: { testid: "leaderboard-empty" } }, t("No rated games of this kind yet."));
     const me = currentPlayer();
     const rows = players.map((e) => {
       const p = e.player || {};
@@ -120,15 +121,15 @@ export class LeaderboardPage {
       h("td", { class: "rank", dataset: { testid: "rank" } }, String(e.rank)),
       h("td", { class: "name" },
         h("a", { href: `/players/${encodeURIComponent(p.id)}`, dataset: { testid: "leaderboard-player" } }, h("bdi", {}, String(p.name ?? "?"))),
-        p.account === false ? h("span", { class: "badge guest" }, "guest") : null,
-        mine ? h("span", { class: "dim" }, " (you)") : null),
+        p.account === false ? h("span", { class: "badge guest" }, t("guest")) : null,
+        mine ? h("span", { class: "dim" }, " ", t("(you)")) : null),
       h("td", { class: "rating-value", dataset: { testid: "rating" } }, rounded(e.rating),
-        e.provisional ? h("span", { class: "provisional-mark", title: "provisional: too few games to trust it yet", dataset: { testid: "provisional" } }, "?") : null),
-      h("td", { class: "dim", title: "uncertainty (the rating's deviation)", dataset: { testid: "deviation" } }, `± ${rounded(e.deviation)}`),
+        e.provisional ? h("span", { class: "provisional-mark", title: t("provisional: too few games to trust it yet"), dataset: { testid: "provisional" } }, "?") : null),
+      h("td", { class: "dim", title: t("uncertainty (the rating's deviation)"), dataset: { testid: "deviation" } }, `± ${rounded(e.deviation)}`),
       h("td", { dataset: { testid: "games" } }, String(e.games ?? 0)));
     });
     return h("table", { class: "leaderboard-table ratings" },
-      h("thead", {}, h("tr", {}, ["#", "player", "rating", "±", "games"].map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", {}, h("tr", {}, ["#", t("player"), t("rating"), "±", t("games")].map((label) => h("th", { scope: "col" }, label)))),
       h("tbody", {}, rows));
   }
 }

@@ -7,14 +7,15 @@
  */
 
 import * as api from "./api.js";
+import { N_, t, tn } from "./i18n.js";
 import { PublicLobby } from "./lobby_tables.js";
 import { resultText } from "./result.js";
 import { saveSeat, savedSeats, forgetGame } from "./storage.js";
-import { GAME_NAMES, h, replaceChildren, seatName } from "./util.js";
+import { GAME_NAMES, botName, h, replaceChildren, seatName } from "./util.js";
 
 const BOT_LABELS = {
-  random: "random (plays any legal move)", greedy: "greedy (one-move heuristic)", easy: "easy",
-  medium: "medium (search)", hard: "hard (search, 1 s a move)",
+  random: N_("random (plays any legal move)"), greedy: N_("greedy (one-move heuristic)"), easy: N_("easy"),
+  medium: N_("medium (search)"), hard: N_("hard (search, 1 s a move)"),
 };
 
 /** Controller of the lobby page. */
@@ -33,7 +34,7 @@ export class LobbyPage {
     try {
       this.meta = await api.getMeta();
     } catch (e) {
-      replaceChildren(this.root, h("div", { class: "fatal", dataset: { testid: "fatal" } }, `cannot reach the server: ${e.message}`));
+      replaceChildren(this.root, h("div", { class: "fatal", dataset: { testid: "fatal" } }, t("cannot reach the server: {error}", { error: e.message })));
       return;
     }
     this.bots = this.meta.bots || ["random", "greedy"];
@@ -41,13 +42,15 @@ export class LobbyPage {
     this.root.dataset.testid = "lobby-root";
     const lobbyRoot = h("div", { class: "public-lobby" });
     replaceChildren(this.root,
-      h("header", { class: "lobby-header" }, h("h1", {}, "Splendor"), h("p", { class: "dim" }, "Splendor (2–4 players) and Splendor Duel, against other players, bots or friends.")),
+      h("header", { class: "lobby-header" }, h("h1", {}, "Splendor"), h("p", { class: "dim" }, t("Splendor (2–4 players) and Splendor Duel, against other players, bots or friends.")),
+        h("p", { class: "howto-links", dataset: { testid: "howto-links" } }, h("span", { class: "lbl" }, t("How to play")),
+          ["splendor", "duel"].map((g) => h("a", { href: `/howto/${g}`, dataset: { testid: `howto-link-${g}` } }, GAME_NAMES[g])))),
       lobbyRoot,
-      h("h2", { class: "part-title" }, "A private game with invite links"),
-      h("p", { class: "dim" }, "Each seat a person (who gets their own link) or a bot; no account needed, never rated."),
+      h("h2", { class: "part-title" }, t("A private game with invite links")),
+      h("p", { class: "dim" }, t("Each seat a person (who gets their own link) or a bot; no account needed, never rated.")),
       h("div", { class: "lobby-layout" },
-        h("section", { class: "create", dataset: { testid: "create-form" } }, h("h2", {}, "New game"), h("div", { class: "form-body" })),
-        h("section", { class: "my-games" }, h("h2", {}, "Your games"), h("div", { class: "games-body", dataset: { testid: "my-games" } }, "loading…"))),
+        h("section", { class: "create", dataset: { testid: "create-form" } }, h("h2", {}, t("New game")), h("div", { class: "form-body" })),
+        h("section", { class: "my-games" }, h("h2", {}, t("Your games")), h("div", { class: "games-body", dataset: { testid: "my-games" } }, t("loading…")))),
       h("section", { class: "created", dataset: { testid: "created" } }));
     this.publicLobby = new PublicLobby(lobbyRoot, this.meta);
     this.publicLobby.start();
@@ -61,7 +64,7 @@ export class LobbyPage {
     const old = this.seats;
     this.seats = [];
     for (let i = 0; i < max; i++) {
-      this.seats.push(old[i] || (i === 0 ? { type: "human", name: "You" } : { type: "bot", bot: this.bots.includes("greedy") ? "greedy" : this.bots[0], name: `Player ${i + 1}` }));
+      this.seats.push(old[i] || (i === 0 ? { type: "human", name: t("You") } : { type: "bot", bot: this.bots.includes("greedy") ? "greedy" : this.bots[0], name: t("Player {n}", { n: i + 1 }) }));
     }
   }
 
@@ -80,28 +83,28 @@ export class LobbyPage {
       this.numPlayers = Number(ev.target.value);
       this.resetSeats();
       this.renderForm();
-    } }, counts.map((n) => h("option", { value: n, selected: n === this.numPlayers ? true : null }, `${n} players`)));
+    } }, counts.map((n) => h("option", { value: n, selected: n === this.numPlayers ? true : null }, tn("{n} player", "{n} players", n))));
     const seatRows = this.seats.map((seat, i) => {
       const typeSel = h("select", { dataset: { testid: `seat-type-${i}` }, onchange: (ev) => {
         seat.type = ev.target.value;
         this.renderForm();
-      } }, h("option", { value: "human", selected: seat.type === "human" ? true : null }, "person"),
-      h("option", { value: "bot", selected: seat.type === "bot" ? true : null }, "bot"));
+      } }, h("option", { value: "human", selected: seat.type === "human" ? true : null }, t("person")),
+      h("option", { value: "bot", selected: seat.type === "bot" ? true : null }, t("bot")));
       const detail = seat.type === "human"
-        ? h("input", { type: "text", value: seat.name || "", placeholder: `Player ${i + 1}`, dataset: { testid: `seat-name-${i}` }, oninput: (ev) => { seat.name = ev.target.value; } })
-        : h("select", { dataset: { testid: `seat-bot-${i}` }, onchange: (ev) => { seat.bot = ev.target.value; } },
-          this.bots.map((b) => h("option", { value: b, selected: b === seat.bot ? true : null }, BOT_LABELS[b] || b)));
-      return h("div", { class: "seat-row" }, h("span", { class: "lbl" }, `seat ${i}`), typeSel, detail);
+        ? h("input", { type: "text", value: seat.name || "", placeholder: t("Player {n}", { n: i + 1 }), "aria-label": t("name of seat {seat}", { seat: i }), dataset: { testid: `seat-name-${i}` }, oninput: (ev) => { seat.name = ev.target.value; } })
+        : h("select", { "aria-label": t("bot of seat {seat}", { seat: i }), dataset: { testid: `seat-bot-${i}` }, onchange: (ev) => { seat.bot = ev.target.value; } },
+          this.bots.map((b) => h("option", { value: b, selected: b === seat.bot ? true : null }, BOT_LABELS[b] ? t(BOT_LABELS[b]) : botName(b))));
+      return h("div", { class: "seat-row" }, h("span", { class: "lbl" }, t("seat {seat}", { seat: i })), typeSel, detail);
     });
     replaceChildren(body,
-      h("label", {}, "game ", gameSel), " ", h("label", {}, countSel),
+      h("label", {}, t("game"), " ", gameSel), " ", h("label", {}, countSel),
       h("div", { class: "seats" }, seatRows),
-      h("button", { type: "button", class: "primary", dataset: { testid: "create-game" }, onclick: () => this.create() }, "Create game"),
+      h("button", { type: "button", class: "primary", dataset: { testid: "create-game" }, onclick: () => this.create() }, t("Create game")),
       h("p", { class: "form-error", dataset: { testid: "create-error" } }));
   }
 
   async create() {
-    const seats = this.seats.map((s, i) => (s.type === "human" ? { type: "human", name: (s.name || "").trim() || `Player ${i + 1}` } : { type: "bot", bot: s.bot }));
+    const seats = this.seats.map((s, i) => (s.type === "human" ? { type: "human", name: (s.name || "").trim() || t("Player {n}", { n: i + 1 }) } : { type: "bot", bot: s.bot }));
     const err = this.root.querySelector("[data-testid=create-error]");
     err.textContent = "";
     // a retry of the same request (its answer was lost) reuses the key: the server then
@@ -129,10 +132,10 @@ export class LobbyPage {
     const box = this.root.querySelector("[data-testid=created]");
     const origin = location.origin;
     const rows = res.seats.map((s) => {
-      if (s.type !== "human") return h("li", {}, `seat ${s.seat}: ${s.bot} bot`);
+      if (s.type !== "human") return h("li", {}, t("seat {seat}: {bot} bot", { seat: s.seat, bot: botName(s.bot) }));
       const url = origin + s.invite;
       const input = h("input", { type: "text", readonly: true, value: url, class: "invite", dataset: { testid: `invite-${s.seat}` } });
-      return h("li", {}, `seat ${s.seat}: ${s.name} `, input,
+      return h("li", {}, t("seat {seat}:", { seat: s.seat }), " ", h("bdi", {}, s.name), " ", input,
         h("button", { type: "button", dataset: { testid: `copy-${s.seat}` }, onclick: async (ev) => {
           try {
             await navigator.clipboard.writeText(url);
@@ -140,15 +143,15 @@ export class LobbyPage {
             input.select();
             document.execCommand && document.execCommand("copy");
           }
-          ev.target.textContent = "copied";
-        } }, "copy"),
-        " ", h("a", { href: s.invite, dataset: { testid: `open-seat-${s.seat}` } }, "play this seat"));
+          ev.target.textContent = t("copied");
+        } }, t("copy")),
+        " ", h("a", { href: s.invite, dataset: { testid: `open-seat-${s.seat}` } }, t("play this seat")));
     });
     replaceChildren(box,
-      h("h2", {}, `Game ${res.game_id} created`),
-      h("p", { class: "dim" }, "Send each person their invite link; the link is their seat (keep it private)."),
+      h("h2", {}, t("Game {game} created", { game: res.game_id })),
+      h("p", { class: "dim" }, t("Send each person their invite link; the link is their seat (keep it private).")),
       h("ul", { class: "invites" }, rows),
-      h("p", {}, h("a", { href: `${res.spectate}${res.spectate.includes("?") ? "&" : "?"}spectate=1`, dataset: { testid: "spectate-link" } }, "watch the game")));
+      h("p", {}, h("a", { href: `${res.spectate}${res.spectate.includes("?") ? "&" : "?"}spectate=1`, dataset: { testid: "spectate-link" } }, t("watch the game"))));
   }
 
   /** The player's own games (open and finished), from the remembered tokens. */
@@ -156,7 +159,7 @@ export class LobbyPage {
     const body = this.root.querySelector("[data-testid=my-games]");
     const saved = savedSeats();
     if (!saved.length) {
-      replaceChildren(body, h("p", { class: "dim" }, "No games yet."));
+      replaceChildren(body, h("p", { class: "dim" }, t("No games yet.")));
       return;
     }
     let games;
@@ -178,14 +181,14 @@ export class LobbyPage {
       const yourTurn = g.status !== "finished" && yours.includes(g.current_player);
       return h("li", { dataset: { testid: `game-row-${g.game_id}`, status: g.status } },
         h("a", { href, dataset: { testid: `open-game-${g.game_id}` } }, `${GAME_NAMES[g.game] || g.game}: ${names}`),
-        h("span", { class: "dim" }, ` · move ${g.moves ?? g.move ?? 0}`),
+        h("span", { class: "dim" }, " · ", t("move {move}", { move: g.moves ?? g.move ?? 0 })),
         g.status === "finished"
-          ? h("span", {}, " · ", resultText(g.result, g.seats), " · ", h("a", { href: `/games/${encodeURIComponent(g.game_id)}/replay` }, "replay"))
-          : h("span", { class: yourTurn ? "your-turn" : "dim" }, yourTurn ? " · your turn" : ` · ${seatName(g.seats, g.current_player)} to play`),
-        " ", h("button", { type: "button", class: "link", title: "forget this game on this browser", dataset: { testid: `forget-${g.game_id}` }, onclick: () => { forgetGame(g.game_id); this.loadGames(); } }, "✕"));
+          ? h("span", {}, " · ", resultText(g.result, g.seats), " · ", h("a", { href: `/games/${encodeURIComponent(g.game_id)}/replay` }, t("replay")))
+          : h("span", { class: yourTurn ? "your-turn" : "dim" }, " · ", yourTurn ? t("your turn") : t("{name} to play", { name: seatName(g.seats, g.current_player) })),
+        " ", h("button", { type: "button", class: "link", title: t("forget this game on this browser"), "aria-label": t("forget this game on this browser"), dataset: { testid: `forget-${g.game_id}` }, onclick: () => { forgetGame(g.game_id); this.loadGames(); } }, "✕"));
     };
     replaceChildren(body,
-      h("h3", {}, `In progress (${open.length})`), open.length ? h("ul", { class: "game-list" }, open.map(row)) : h("p", { class: "dim" }, "none"),
-      h("h3", {}, `Finished (${done.length})`), done.length ? h("ul", { class: "game-list" }, done.map(row)) : h("p", { class: "dim" }, "none"));
+      h("h3", {}, t("In progress ({n})", { n: open.length })), open.length ? h("ul", { class: "game-list" }, open.map(row)) : h("p", { class: "dim" }, t("none")),
+      h("h3", {}, t("Finished ({n})", { n: done.length })), done.length ? h("ul", { class: "game-list" }, done.map(row)) : h("p", { class: "dim" }, t("none")));
   }
 }

@@ -10,9 +10,10 @@
  */
 
 import * as api from "./api.js";
+import { nodes, t, tn } from "./i18n.js";
 import { currentPlayer, onIdentityChange, whenIdentityKnown } from "./identity.js";
 import { inviteFor, saveInvite } from "./storage.js";
-import { GAME_NAMES, h, replaceChildren } from "./util.js";
+import { GAME_NAMES, botName, h, replaceChildren } from "./util.js";
 
 /** The clocks offered (the server takes others too; {@link clockLabel} names any). */
 export const CLOCK_PRESETS = [
@@ -22,12 +23,14 @@ export const CLOCK_PRESETS = [
   { id: "1d", clock: { kind: "turn", per_move: 86400 } },
 ];
 
-/** A number of seconds in words: `30 s`, `5 min`, `1 h 30 min`, `2 days`. */
+/**
+ * A number of seconds in words: `30 s`, `5 min`, `1 h 30 min`, `2 days` (seconds and
+ * minutes are the same in every language; hours and days are words of the reader's).
+ */
 export function duration(s) {
-  const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
-  if (s % 86400 === 0 && s >= 86400) return plural(s / 86400, "day");
-  if (s % 3600 === 0 && s >= 3600) return `${s / 3600} h`;
-  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+  if (s % 86400 === 0 && s >= 86400) return tn("{n} day", "{n} days", s / 86400);
+  if (s % 3600 === 0 && s >= 3600) return t("{n} h", { n: s / 3600 });
+  if (s >= 3600) return t("{h} h {min} min", { h: Math.floor(s / 3600), min: Math.round((s % 3600) / 60) });
   if (s % 60 === 0 && s >= 60) return `${s / 60} min`;
   if (s >= 60) return `${Math.floor(s / 60)} min ${s % 60} s`;
   return `${s} s`;
@@ -35,16 +38,16 @@ export function duration(s) {
 
 /** A clock in words: `no clock`, `5 min + 15 s`, `1 day a move`. */
 export function clockLabel(clock) {
-  if (!clock) return "no clock";
+  if (!clock) return t("no clock");
   if (clock.kind === "realtime") return clock.increment ? `${duration(clock.base)} + ${duration(clock.increment)}` : duration(clock.base);
-  if (clock.kind === "turn") return `${duration(clock.per_move)} a move`;
-  return "clock";
+  if (clock.kind === "turn") return t("{time} a move", { time: duration(clock.per_move) });
+  return t("clock");
 }
 
 /** `Splendor Duel`, `Splendor, 3 players`. */
-export function tableTitle(t) {
-  const name = GAME_NAMES[t.game] || t.game;
-  return t.game === "duel" ? name : `${name}, ${t.num_players} players`;
+export function tableTitle(table) {
+  const name = GAME_NAMES[table.game] || table.game;
+  return table.game === "duel" ? name : tn("{game}, {n} player", "{game}, {n} players", table.num_players, { game: name });
 }
 
 /** The seat the player holds at a table, or null. */
@@ -55,8 +58,8 @@ export function mySeat(t, player) {
 }
 
 /** The seats of a table: names (text, links to their pages), bots and free seats. */
-export function seatsView(t, player) {
-  return h("span", { class: "table-seats", dataset: { testid: "table-seats" } }, (t.seats || []).map((s) => {
+export function seatsView(table, player) {
+  return h("span", { class: "table-seats", dataset: { testid: "table-seats" } }, (table.seats || []).map((s) => {
     let body;
     let kind;
     if (s.player_id) {
@@ -64,15 +67,15 @@ export function seatsView(t, player) {
       const you = player && s.player_id === player.id;
       body = [
         h("a", { href: `/players/${encodeURIComponent(s.player_id)}`, class: "seat-name" }, h("bdi", {}, s.name || "?")),
-        you ? h("span", { class: "dim" }, " (you)") : null,
-        s.player_id === t.host ? h("span", { class: "host-mark", title: "opened this table" }, " ★") : null,
+        you ? h("span", { class: "dim" }, " ", t("(you)")) : null,
+        s.player_id === table.host ? h("span", { class: "host-mark", title: t("opened this table") }, " ★") : null,
       ];
     } else if (s.bot) {
       kind = "bot";
-      body = `${s.bot} bot`;
+      body = t("{bot} bot", { bot: botName(s.bot) });
     } else {
       kind = "free";
-      body = "free";
+      body = t("free seat");
     }
     return h("span", { class: `table-seat ${kind}`, dataset: { testid: "table-seat", kind, seat: s.seat } }, body);
   }));
@@ -85,7 +88,7 @@ export function inviteUrl(tableId, code) {
 
 /** A read-only field with an invitation link and its copy button. */
 export function inviteBox(url) {
-  const input = h("input", { type: "text", readonly: true, value: url, class: "invite", "aria-label": "invitation link", dataset: { testid: "invite-link" } });
+  const input = h("input", { type: "text", readonly: true, value: url, class: "invite", "aria-label": t("invitation link"), dataset: { testid: "invite-link" } });
   return h("span", { class: "invite-box" }, input,
     h("button", { type: "button", dataset: { testid: "invite-copy" }, onclick: async (ev) => {
       const button = ev.currentTarget;
@@ -95,16 +98,15 @@ export function inviteBox(url) {
         input.select();
         if (document.execCommand) document.execCommand("copy");
       }
-      button.textContent = "copied";
-    } }, "copy"));
+      button.textContent = t("copied");
+    } }, t("copy")));
 }
 
 /** The hint shown when nobody is logged in: play as a guest (or log in) first. */
 export function loginHint() {
+  const guest = h("button", { type: "button", class: "link-button", dataset: { testid: "hint-guest" }, onclick: () => focusGuestName() }, t("play as a guest"));
   return h("p", { class: "login-hint", role: "note", dataset: { testid: "lobby-login-hint" } },
-    "To play, first choose a name in the bar at the top (",
-    h("button", { type: "button", class: "link-button", dataset: { testid: "hint-guest" }, onclick: () => focusGuestName() }, "play as a guest"),
-    ") or log in. Meanwhile you can look at the tables.");
+    nodes(t("To play, first choose a name in the bar at the top ({guest}) or log in. Meanwhile you can look at the tables."), { guest }));
 }
 
 /** Point at the identity bar's guest form (the bar shows it when nobody is logged in). */
@@ -236,29 +238,29 @@ export class PublicLobby {
   commonFields(prefix, st, redraw) {
     const info = this.meta.games[st.game] || { min_players: 2, max_players: 2 };
     const counts = [];
-    for (let n = info.min_players; n <= info.max_players; n++) counts.push([n, `${n} players`]);
+    for (let n = info.min_players; n <= info.max_players; n++) counts.push([n, tn("{n} player", "{n} players", n)]);
     return [
-      field("game", select(`${prefix}-game`, Object.keys(this.meta.games).map((g) => [g, GAME_NAMES[g] || g]), st.game, (v) => {
+      field(t("game"), select(`${prefix}-game`, Object.keys(this.meta.games).map((g) => [g, GAME_NAMES[g] || g]), st.game, (v) => {
         st.game = v;
         const i = this.meta.games[v] || info;
         st.numPlayers = Math.min(Math.max(st.numPlayers, i.min_players), i.max_players);
         redraw();
       })),
-      field("players", select(`${prefix}-players`, counts, st.numPlayers, (v) => {
+      field(t("players"), select(`${prefix}-players`, counts, st.numPlayers, (v) => {
         st.numPlayers = Number(v);
         redraw();
       }, { disabled: counts.length < 2 ? true : null })),
-      field("clock", select(`${prefix}-clock`, CLOCK_PRESETS.map((c) => [c.id, clockLabel(c.clock)]), st.clock, (v) => { st.clock = v; })),
+      field(t("clock"), select(`${prefix}-clock`, CLOCK_PRESETS.map((c) => [c.id, clockLabel(c.clock)]), st.clock, (v) => { st.clock = v; })),
     ];
   }
 
   renderQuick() {
     const st = this.quick;
     replaceChildren(this.els.quick,
-      h("h2", {}, "Play now"),
-      h("p", { class: "dim" }, "Joins a rated table waiting for players like you, or opens one."),
+      h("h2", {}, t("Play now")),
+      h("p", { class: "dim" }, t("Joins a rated table waiting for players like you, or opens one.")),
       h("div", { class: "form-fields" }, this.commonFields("play-now", st, () => this.renderQuick())),
-      h("button", { type: "button", class: "primary", dataset: { testid: "play-now-submit" }, onclick: () => this.playNow() }, "Play now"),
+      h("button", { type: "button", class: "primary", dataset: { testid: "play-now-submit" }, onclick: () => this.playNow() }, t("Play now")),
       h("p", { class: "form-status", role: "status", dataset: { testid: "play-now-status" } }, this.quickStatus || ""),
       h("p", { class: "form-error", role: "alert", dataset: { testid: "play-now-error" } }));
   }
@@ -269,21 +271,21 @@ export class PublicLobby {
     st.seats = Array.from({ length: others }, (_, i) => st.seats[i] || "free");
     const bots = st.seats.filter((s) => s !== "free");
     const seatRows = st.seats.map((choice, i) => h("div", { class: "seat-row" },
-      h("span", { class: "lbl" }, `seat ${i + 2}`),
-      select(`open-table-seat-${i + 1}`, [["free", "free, for a player"], ...this.bots.map((b) => [b, `bot: ${b}`])], choice, (v) => {
+      h("span", { class: "lbl" }, t("seat {seat}", { seat: i + 2 })),
+      select(`open-table-seat-${i + 1}`, [["free", t("free, for a player")], ...this.bots.map((b) => [b, t("bot: {bot}", { bot: botName(b) })])], choice, (v) => {
         st.seats[i] = v;
         this.renderOpen();
       })));
     replaceChildren(this.els.open,
-      h("h2", {}, "Open a table"),
+      h("h2", {}, t("Open a table")),
       h("div", { class: "form-fields" }, this.commonFields("open-table", st, () => this.renderOpen())),
       h("div", { class: "form-fields" },
-        h("label", { class: "field", title: bots.length ? "a game with a bot is never rated" : null },
+        h("label", { class: "field", title: bots.length ? t("a game with a bot is never rated") : null },
           h("input", { type: "checkbox", checked: st.rated && !bots.length ? true : null, disabled: bots.length ? true : null, dataset: { testid: "open-table-rated" }, onchange: (ev) => { st.rated = ev.target.checked; } }),
-          h("span", {}, "rated")),
-        field("who may join", select("open-table-visibility", [["open", "anyone (listed)"], ["invite", "by invitation"]], st.visibility, (v) => { st.visibility = v; }))),
-      h("div", { class: "seats" }, h("span", { class: "dim small-text" }, "Other seats (bots take the last seats; a table with a bot is unrated):"), seatRows),
-      h("button", { type: "button", class: "primary", dataset: { testid: "open-table-submit" }, onclick: () => this.openTable() }, "Open the table"),
+          h("span", {}, t("rated"))),
+        field(t("who may join"), select("open-table-visibility", [["open", t("anyone (listed)")], ["invite", t("by invitation")]], st.visibility, (v) => { st.visibility = v; }))),
+      h("div", { class: "seats" }, h("span", { class: "dim small-text" }, t("Other seats (bots take the last seats; a table with a bot is unrated):")), seatRows),
+      h("button", { type: "button", class: "primary", dataset: { testid: "open-table-submit" }, onclick: () => this.openTable() }, t("Open the table")),
       h("p", { class: "form-error", role: "alert", dataset: { testid: "open-table-error" } }),
       h("div", { class: "opened", dataset: { testid: "open-table-created" } }, this.openedView || null));
   }
@@ -321,16 +323,16 @@ export class PublicLobby {
     if (await this.needsPlayer(true)) return;
     const st = this.quick;
     const clock = CLOCK_PRESETS.find((c) => c.id === st.clock).clock;
-    const waiting = (this.tables || []).find((t) => mySeat(t, this.player) !== null && t.visibility === "open" && t.rated
-      && t.game === st.game && t.num_players === st.numPlayers && JSON.stringify(t.clock) === JSON.stringify(clock));
+    const waiting = (this.tables || []).find((x) => mySeat(x, this.player) !== null && x.visibility === "open" && x.rated
+      && x.game === st.game && x.num_players === st.numPlayers && JSON.stringify(x.clock) === JSON.stringify(clock));
     if (waiting) {
-      this.setStatus("You are waiting at such a table already: the game starts when its seats are taken.");
+      this.setStatus(t("You are waiting at such a table already: the game starts when its seats are taken."));
       return;
     }
     const table = await this.send("play-now-error", () => api.playNow(st.game, st.numPlayers, clock));
     if (!table) return;
     if (this.took(table)) return;
-    this.setStatus(`Waiting for players at your table (${tableTitle(table)}, ${clockLabel(table.clock)}): the game starts when its seats are taken.`);
+    this.setStatus(t("Waiting for players at your table ({table}, {clock}): the game starts when its seats are taken.", { table: tableTitle(table), clock: clockLabel(table.clock) }));
   }
 
   async openTable() {
@@ -346,9 +348,9 @@ export class PublicLobby {
     if (table.invite_code) saveInvite(table.id, table.invite_code);
     if (this.took(table)) return;
     this.openedView = [
-      h("p", {}, `Your table is open (${tableTitle(table)}, ${clockLabel(table.clock)}). The game starts when its seats are taken.`),
+      h("p", {}, t("Your table is open ({table}, {clock}). The game starts when its seats are taken.", { table: tableTitle(table), clock: clockLabel(table.clock) })),
       table.invite_code
-        ? h("p", {}, "Send this invitation link to the players you invite (whoever has it can join): ", inviteBox(inviteUrl(table.id, table.invite_code)))
+        ? h("p", {}, nodes(t("Send this invitation link to the players you invite (whoever has it can join): {link}"), { link: inviteBox(inviteUrl(table.id, table.invite_code)) }))
         : null,
     ];
     replaceChildren(this.root.querySelector("[data-testid=open-table-created]"), this.openedView);
@@ -376,16 +378,16 @@ export class PublicLobby {
     this.renderList();
   }
 
-  async join(t) {
+  async join(row) {
     if (await this.needsPlayer(true)) return;
-    const table = await this.send("lobby-error", () => api.joinTable(t.id));
+    const table = await this.send("lobby-error", () => api.joinTable(row.id));
     if (table) this.took(table);
   }
 
-  async leave(t) {
-    const table = await this.send("lobby-error", () => api.leaveTable(t.id));
+  async leave(row) {
+    const table = await this.send("lobby-error", () => api.leaveTable(row.id));
     if (!table) return;
-    this.mine.delete(t.id);
+    this.mine.delete(row.id);
     this.setStatus("");
     this.merge(table);
   }
@@ -401,8 +403,8 @@ export class PublicLobby {
     for (const id of this.mine) {
       if (seated.has(id)) continue;
       this.mine.delete(id);
-      api.getTable(id).then((t) => {
-        if (t.status === "started" && t.game_id && mySeat(t, this.player) !== null) this.go(t.game_id);
+      api.getTable(id).then((x) => {
+        if (x.status === "started" && x.game_id && mySeat(x, this.player) !== null) this.go(x.game_id);
       }).catch(() => {});
     }
     for (const id of seated) this.mine.add(id);
@@ -414,7 +416,7 @@ export class PublicLobby {
     const s = this.connection || "connecting";
     el.dataset.state = s;
     el.className = `connection${s === "open" ? " open" : ""}`;
-    el.textContent = s === "open" ? "live" : s === "closed" ? "reconnecting…" : "connecting…";
+    el.textContent = s === "open" ? t("live") : s === "closed" ? t("reconnecting…") : t("connecting…");
   }
 
   renderList() {
@@ -422,40 +424,40 @@ export class PublicLobby {
       this.els.connection = h("span", { dataset: { testid: "lobby-connection" } });
       this.els.tablesBody = h("div", { dataset: { testid: "lobby-tables" } });
       replaceChildren(this.els.list,
-        h("div", { class: "list-header" }, h("h2", {}, "Open tables"), this.els.connection),
+        h("div", { class: "list-header" }, h("h2", {}, t("Open tables")), this.els.connection),
         h("p", { class: "form-error", role: "alert", dataset: { testid: "lobby-error" } }),
         this.els.tablesBody);
     }
     this.drawConnection(this.els.connection);
     let body;
-    if (this.tables === null) body = h("p", { class: "dim" }, "loading…");
-    else if (!this.tables.length) body = h("p", { class: "dim", dataset: { testid: "tables-empty" } }, "No open tables yet: open one, or press Play now.");
+    if (this.tables === null) body = h("p", { class: "dim" }, t("loading…"));
+    else if (!this.tables.length) body = h("p", { class: "dim", dataset: { testid: "tables-empty" } }, t("No open tables yet: open one, or press Play now."));
     else {
       body = h("table", { class: "lobby-tables" },
-        h("thead", {}, h("tr", {}, h("th", {}, "game"), h("th", {}, "seats"), h("th", {}, "clock"), h("th", {}, ""), h("th", {}, ""))),
-        h("tbody", {}, this.tables.map((t) => this.row(t))));
+        h("thead", {}, h("tr", {}, h("th", {}, t("game")), h("th", {}, t("seats")), h("th", {}, t("clock")), h("th", {}, ""), h("th", {}, ""))),
+        h("tbody", {}, this.tables.map((x) => this.row(x))));
     }
     this.els.tablesBody.dataset.updates = String(this.updates);
     replaceChildren(this.els.tablesBody, body);
     this.setBusy(this.busy);
   }
 
-  row(t) {
-    const seat = mySeat(t, this.player);
+  row(table) {
+    const seat = mySeat(table, this.player);
     const mine = seat !== null;
-    const free = (t.seats || []).some((s) => s.free);
-    const code = mine && t.visibility === "invite" ? inviteFor(t.id) : null;
+    const free = (table.seats || []).some((s) => s.free);
+    const code = mine && table.visibility === "invite" ? inviteFor(table.id) : null;
     let action;
-    if (mine) action = h("button", { type: "button", dataset: { testid: "leave" }, onclick: () => this.leave(t) }, "Leave");
-    else if (free) action = h("button", { type: "button", class: "primary small", dataset: { testid: "join" }, onclick: () => this.join(t) }, "Join");
-    else action = h("span", { class: "dim" }, "full");
-    return h("tr", { dataset: { testid: "table-row", tableId: t.id, mine: String(mine), visibility: t.visibility }, class: mine ? "mine" : null },
-      h("td", {}, h("a", { href: `/tables/${encodeURIComponent(t.id)}`, dataset: { testid: "table-link" } }, tableTitle(t)),
-        t.visibility === "invite" ? h("span", { class: "badge invitation" }, "by invitation") : null,
-        t.options && t.options.turn_cap ? h("span", { class: "dim" }, ` · turn cap ${t.options.turn_cap}`) : null),
-      h("td", {}, seatsView(t, this.player)),
-      h("td", { dataset: { testid: "table-clock" } }, clockLabel(t.clock)),
-      h("td", { dataset: { testid: "table-rated" } }, h("span", { class: `badge ${t.rated ? "rated" : "unrated"}` }, t.rated ? "rated" : "unrated")),
-      h("td", { class: "actions" }, action, code ? inviteBox(inviteUrl(t.id, code)) : null));
+    if (mine) action = h("button", { type: "button", dataset: { testid: "leave" }, onclick: () => this.leave(table) }, t("Leave"));
+    else if (free) action = h("button", { type: "button", class: "primary small", dataset: { testid: "join" }, onclick: () => this.join(table) }, t("Join"));
+    else action = h("span", { class: "dim" }, t("full"));
+    return h("tr", { dataset: { testid: "table-row", tableId: table.id, mine: String(mine), visibility: table.visibility }, class: mine ? "mine" : null },
+      h("td", {}, h("a", { href: `/tables/${encodeURIComponent(table.id)}`, dataset: { testid: "table-link" } }, tableTitle(table)),
+        table.visibility === "invite" ? h("span", { class: "badge invitation" }, t("by invitation")) : null,
+        table.options && table.options.turn_cap ? h("span", { class: "dim" }, " · ", t("turn cap {n}", { n: table.options.turn_cap })) : null),
+      h("td", {}, seatsView(table, this.player)),
+      h("td", { dataset: { testid: "table-clock" } }, clockLabel(table.clock)),
+      h("td", { dataset: { testid: "table-rated" } }, h("span", { class: `badge ${table.rated ? "rated" : "unrated"}` }, table.rated ? t("rated") : t("unrated"))),
+      h("td", { class: "actions" }, action, code ? inviteBox(inviteUrl(table.id, code)) : null));
   }
 }

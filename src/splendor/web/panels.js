@@ -4,23 +4,25 @@
  * @module panels
  */
 
-import { classicCard, duelCard, nobleTile, royalTile } from "./cards.js";
+import { classicCard, duelCard, nobleTile, royalTile, tokenChip } from "./cards.js";
 import { choiceDialog, optionButton } from "./dialog.js";
 import { cellToken } from "./duel_view.js";
-import { CLASSIC_LETTERS, DUEL_LETTERS, cellName, chip, h, seatName } from "./util.js";
+import { N_, language, nodes, t, tn } from "./i18n.js";
+import { CLASSIC_LETTERS, DUEL_LETTERS, botName, cellName, h, seatName } from "./util.js";
 
-/** What the player is asked to do, by game and phase. */
+/** What the player is asked to do, by game and phase (English: show them with `t()`). */
 export const PHASE_HINT = {
-  splendor: ["take tokens, reserve or buy a card", "choose how to pay (gold)", "return tokens down to 10", "choose the noble who visits you"],
-  duel: ["privileges / replenish, then take tokens, take a gold to reserve, or buy a card",
-    "choose the card to reserve (click it, or a deck)", "choose how to pay (gold)", "choose the colour of your joker",
-    "take a token of the card's colour", "steal a token", "choose a royal card", "return tokens down to 10"],
+  splendor: [N_("take tokens, reserve or buy a card"), N_("choose how to pay (gold)"), N_("return tokens down to 10"), N_("choose the noble who visits you")],
+  duel: [N_("privileges / replenish, then take tokens, take a gold to reserve, or buy a card"),
+    N_("choose the card to reserve (click it, or a deck)"), N_("choose how to pay (gold)"), N_("choose the colour of your joker"),
+    N_("take a token of the card's colour"), N_("steal a token"), N_("choose a royal card"), N_("return tokens down to 10")],
 };
 
+/** The title of each decision's dialog (English: shown with `t()`). */
 const DIALOG_TITLE = {
-  pay_gold: "Choose your payment", pay: "Choose your payment", return: "Return tokens (over 10)",
-  noble: "Choose a noble", joker: "Place your joker", token: "Take a token", steal: "Steal a token",
-  royal: "Choose a royal card", pass: "No move possible",
+  pay_gold: N_("Choose your payment"), pay: N_("Choose your payment"), return: N_("Return tokens (over 10)"),
+  noble: N_("Choose a noble"), joker: N_("Place your joker"), token: N_("Take a token"), steal: N_("Steal a token"),
+  royal: N_("Choose a royal card"), pass: N_("No move possible"),
 };
 
 /**
@@ -37,12 +39,12 @@ export function decisionDialog(s, tables, legal, onPick) {
   const label = (a) => {
     const p = a.p;
     switch (p.kind) {
-      case "pay_gold": return ["spend 1 gold for ", chip(letters[p.colors[0]]), ` (${a.notation})`];
-      case "pay": return "pay the rest with your tokens (pay)";
-      case "return": return ["return ", chip(letters[p.colors[0]]), ` (${a.notation})`];
-      case "joker": return ["attach to your ", chip(letters[p.colors[0]]), ` cards (${a.notation})`];
-      case "steal": return ["steal ", chip(letters[p.colors[0]]), ` (${a.notation})`];
-      case "token": return ["take ", chip(cellToken(obs, p.cells[0]) || "*"), ` on ${cellName(p.cells[0])} (${a.notation})`];
+      case "pay_gold": return nodes(t("spend 1 gold token for {colour} ({notation})"), { colour: tokenChip(letters[p.colors[0]]), notation: a.notation });
+      case "pay": return t("pay the rest with your tokens (pay)");
+      case "return": return nodes(t("return {token} ({notation})"), { token: tokenChip(letters[p.colors[0]]), notation: a.notation });
+      case "joker": return nodes(t("attach to your {colour} cards ({notation})"), { colour: tokenChip(letters[p.colors[0]]), notation: a.notation });
+      case "steal": return nodes(t("steal {token} ({notation})"), { token: tokenChip(letters[p.colors[0]]), notation: a.notation });
+      case "token": return nodes(t("take {token} on {cell} ({notation})"), { token: tokenChip(cellToken(obs, p.cells[0]) || "*"), cell: cellName(p.cells[0]), notation: a.notation });
       case "noble": {
         const id = obs.nobles[p.slot - 1];
         return [id >= 0 ? nobleTile(tables.nobles[id], { class: "small" }) : null, a.notation];
@@ -53,16 +55,16 @@ export function decisionDialog(s, tables, legal, onPick) {
   };
   const kind = legal[0].p.kind;
   let note = "";
-  if (kind === "return") note = `you hold more than 10 tokens`;
+  if (kind === "return") note = t("you hold more than 10 tokens");
   if (kind === "pay_gold" || kind === "pay") {
     const need = obs.pay_need || [];
     const card = obs.pay_card >= 0 && tables.cards[obs.pay_card]
       ? (s.game === "duel" ? duelCard : classicCard)(tables.cards[obs.pay_card], { class: "small", dataset: { testid: "paying-for" } })
       : null;
-    const left = need.map((n, c) => (n ? `${n}${letters[c]}` : "")).filter(Boolean).join(" ") || "nothing";
-    note = h("span", { class: "pay-note" }, card, ` still to pay: ${left}`);
+    const left = need.map((n, c) => (n ? `${n}${letters[c]}` : "")).filter(Boolean).join(" ") || t("nothing");
+    note = h("span", { class: "pay-note" }, card, " ", t("still to pay: {cost}", { cost: left }));
   }
-  return choiceDialog(DIALOG_TITLE[kind] || "Choose", legal.map((a) => ({ action: a, label: label(a) })), onPick, note);
+  return choiceDialog(DIALOG_TITLE[kind] ? t(DIALOG_TITLE[kind]) : t("Choose"), legal.map((a) => ({ action: a, label: label(a) })), onPick, note);
 }
 
 /**
@@ -76,12 +78,12 @@ export function renderScores(s, clocks = null) {
   for (let p = 0; p < n; p++) {
     const seat = (s.seats || []).find((x) => x.seat === p) || {};
     rows.push(h("li", { class: `${s.current_player === p && s.status !== "finished" ? "to-play" : ""}`, dataset: { testid: `scoreline-${p}` } },
-      h("span", { class: `dot ${seat.type === "bot" || seat.connected ? "on" : "off"}`, title: seat.type === "bot" ? "bot" : seat.connected ? "connected" : "not connected" }, "●"),
-      " ", h("bdi", { class: "score-name" }, seatName(s.seats, p)), seat.type === "bot" ? h("span", { class: "dim" }, ` (${seat.bot})`) : null,
-      s.seat === p ? h("span", { class: "dim" }, " (you)") : null,
+      h("span", { class: `dot ${seat.type === "bot" || seat.connected ? "on" : "off"}`, title: seat.type === "bot" ? t("bot") : seat.connected ? t("connected") : t("not connected") }, "●"),
+      " ", h("bdi", { class: "score-name" }, seatName(s.seats, p)), seat.type === "bot" ? h("span", { class: "dim" }, ` (${botName(seat.bot)})`) : null,
+      s.seat === p ? h("span", { class: "dim" }, " ", t("(you)")) : null,
       h("span", { class: "score-right" }, clocks ? clocks.badge(p) : null, h("b", { class: "score-points" }, `${(s.scores || [])[p] ?? 0}`))));
   }
-  return h("section", { class: "scores", dataset: { clock: s.clock ? s.clock.kind : "none" } }, h("h3", {}, "Scores"), h("ul", {}, rows));
+  return h("section", { class: "scores", dataset: { clock: s.clock ? s.clock.kind : "none" } }, h("h3", {}, t("Scores")), h("ul", {}, rows));
 }
 
 /**
@@ -95,27 +97,61 @@ export function renderSpectators(s) {
   const shown = names.flatMap((name, i) => [i ? ", " : "", h("bdi", { class: "spectator-name" }, name)]);
   const others = count - names.length;
   return h("p", { class: "spectators", dataset: { testid: "spectators", count } },
-    h("span", { class: "dim" }, "watching: "), String(count),
-    names.length ? [" (", shown, others > 0 ? ` and ${others} more` : "", ")"] : null);
+    h("span", { class: "dim" }, t("watching:")), " ", String(count),
+    names.length ? [" (", shown, others > 0 ? [" ", tn("and {n} more", "and {n} more", others)] : "", ")"] : null);
 }
 
-/** The move log in notation, the last move marked. @param {Object} s the state message */
-export function renderLog(s) {
+/**
+ * The move log in notation, in a box that folds: the last move and the whole last turn
+ * marked.
+ * @param {Object} s the state message
+ * @param {boolean} [open] unfolded (folded on a phone, where the table shows the last turn)
+ * @param {Function|null} [onToggle] told the new state when the reader folds or unfolds it
+ */
+export function renderLog(s, open = true, onToggle = null) {
   const log = s.log || [];
   // the moves since the viewer's own last decision (the others' turns) are marked "recent"
   let mine = -1;
   if (s.seat !== null && s.seat !== undefined) log.forEach((l, k) => { if (l.seat === s.seat) mine = k; });
-  const items = log.map((l, k, all) => h("li", { class: `${k === all.length - 1 ? "last" : ""} ${mine >= 0 && k > mine ? "recent" : ""}`, dataset: { index: l.index } },
+  // the decisions of the last turn (the trailing entries of the seat that moved last)
+  let turnStart = log.length - 1;
+  while (turnStart > 0 && log[turnStart - 1].seat === log[log.length - 1].seat) turnStart--;
+  const items = log.map((l, k, all) => h("li", {
+    class: `${k === all.length - 1 ? "last" : ""} ${k >= turnStart ? "last-turn" : ""} ${mine >= 0 && k > mine ? "recent" : ""}`, dataset: { index: l.index },
+  },
     h("span", { class: "idx" }, `${l.index + 1}.`), ` ${seatName(s.seats, l.seat)}: `, h("code", {}, l.notation),
     // a server note on this move (a random action played for a bot that could not decide)
-    l.note ? h("div", { class: "log-note", dataset: { testid: "log-note" } }, l.note) : null));
-  return h("section", { class: "log" }, h("h3", {}, "Moves"), h("ol", { class: "log-list", dataset: { testid: "log" } }, items));
+    l.note ? logNote(l.note) : null,
+    // what the rules did besides the notation (privileges, abilities without a choice,
+    // a noble's visit, an extra turn): the server's sentence in the reader's language
+    ...(l.effects || []).map((e) => h("div", { class: `log-effect effect-${e.kind}`, dataset: { testid: "log-effect", kind: e.kind } },
+      (e.text && (e.text[language()] || e.text.en)) || e.kind))));
+  return h("details", { class: "log", open: open ? true : null, ontoggle: onToggle ? (ev) => onToggle(ev.currentTarget.open) : null },
+    h("summary", {}, h("h3", {}, t("Moves")), h("span", { class: "count" }, String(log.length))),
+    h("ol", { class: "log-list", dataset: { testid: "log" } }, items));
 }
 
-/** Accessible fallback: every legal action as a button. @param {Array} legal @param {Function} onPick */
-export function renderLegalList(legal, onPick) {
-  return h("details", { class: "legal-list", open: true },
-    h("summary", {}, `Legal actions (${legal.length})`),
+/**
+ * A server note on a move (stored in English with the game: a random action played for a
+ * bot that could not decide): as it is in English, else the reader's sentence with the
+ * server's details in its title.
+ */
+function logNote(note) {
+  const english = language() === "en";
+  return h("div", { class: "log-note", title: english ? null : note, dataset: { testid: "log-note" } },
+    english ? note : t("the bot could not decide: a random legal move was played for it"));
+}
+
+/**
+ * Accessible fallback: every legal action as a button, in a box that folds.
+ * @param {Array} legal
+ * @param {Function} onPick
+ * @param {boolean} [open] unfolded (folded on a phone, where the table offers the same)
+ * @param {Function|null} [onToggle] told the new state when the reader folds or unfolds it
+ */
+export function renderLegalList(legal, onPick, open = true, onToggle = null) {
+  return h("details", { class: "legal-list", open: open ? true : null, ontoggle: onToggle ? (ev) => onToggle(ev.currentTarget.open) : null },
+    h("summary", {}, t("Legal actions ({n})", { n: legal.length })),
     h("div", { class: "legal-buttons", dataset: { testid: "legal-actions" } },
       legal.map((a) => optionButton(a, a.notation, onPick, "legal-action"))));
 }

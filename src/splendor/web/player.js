@@ -6,25 +6,22 @@
  */
 
 import * as api from "./api.js";
+import { N_, language, t, tn } from "./i18n.js";
 import { currentPlayer, onIdentityChange } from "./identity.js";
 import { GAME_NAMES, h, replaceChildren } from "./util.js";
 
-/** The rated game kinds in display order, with their labels. */
+/** The rated game kinds in display order, with their labels (English: show them with `t()`). */
 export const RATING_KINDS = [
-  ["splendor-2", "Splendor, 2 players"],
-  ["splendor-multi", "Splendor, 3–4 players"],
+  ["splendor-2", N_("Splendor, 2 players")],
+  ["splendor-multi", N_("Splendor, 3–4 players")],
   ["duel", "Splendor Duel"],
 ];
 
-const OUTCOMES = { won: "won", lost: "lost", shared: "shared victory" };
+const OUTCOMES = { won: N_("won"), lost: N_("lost"), shared: N_("shared victory") };
 
 /** A rating number for display: rounded, or "?" when it is not a number. */
 function rounded(x) {
   return typeof x === "number" && Number.isFinite(x) ? String(Math.round(x)) : "?";
-}
-
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 /** Controller of the player page. */
@@ -38,7 +35,7 @@ export class PlayerPage {
 
   async start() {
     this.root.dataset.testid = "player-root";
-    replaceChildren(this.root, h("p", { class: "loading" }, "loading the player…"));
+    replaceChildren(this.root, h("p", { class: "loading" }, t("loading the player…")));
     onIdentityChange((me) => {
       if (!this.data) return;
       const shown = this.data.player;
@@ -55,10 +52,10 @@ export class PlayerPage {
     } catch (e) {
       this.data = null;
       this.root.dataset.state = "error";
-      const text = e.status === 404 ? "no such player" : `cannot load the player: ${e.message}`;
+      const text = e.status === 404 ? t("no such player") : t("cannot load the player: {error}", { error: e.message });
       replaceChildren(this.root, h("div", { class: "fatal", dataset: { testid: "fatal" } }, text, " · ",
-        h("a", { href: "/" }, "back to the lobby")));
-      document.title = "No such player · Splendor";
+        h("a", { href: "/" }, t("back to the lobby"))));
+      document.title = t("No such player · Splendor");
       return;
     }
     this.render();
@@ -75,14 +72,14 @@ export class PlayerPage {
     replaceChildren(this.root,
       h("header", { class: "player-header" },
         h("h1", { dataset: { testid: "player-name" } }, h("bdi", {}, p.name)),
-        h("span", { class: `badge ${p.account ? "account" : "guest"}`, dataset: { testid: "player-kind" } }, p.account ? "account" : "guest"),
-        me && me.id === p.id ? h("span", { class: "dim", dataset: { testid: "player-you" } }, "(you)") : null,
-        since && !Number.isNaN(since.getTime()) ? h("span", { class: "dim" }, `playing since ${since.toLocaleDateString()}`) : null),
+        h("span", { class: `badge ${p.account ? "account" : "guest"}`, dataset: { testid: "player-kind" } }, p.account ? t("account") : t("guest")),
+        me && me.id === p.id ? h("span", { class: "dim", dataset: { testid: "player-you" } }, t("(you)")) : null,
+        since && !Number.isNaN(since.getTime()) ? h("span", { class: "dim" }, t("playing since {date}", { date: since.toLocaleDateString(language()) })) : null),
       h("div", { class: "player-layout" },
-        h("section", { class: "player-ratings", dataset: { testid: "player-ratings" } }, h("h2", {}, "Ratings"), this.ratings(d.ratings || {})),
-        h("section", { class: "player-games", dataset: { testid: "player-open-games" } }, h("h2", {}, "Games in progress"), this.openGames(d.open_games || [])),
-        h("section", { class: "player-games", dataset: { testid: "player-finished-games" } }, h("h2", {}, "Finished games"), this.finishedGames(d.finished_games || []))),
-      h("p", {}, h("a", { href: "/" }, "← lobby")));
+        h("section", { class: "player-ratings", dataset: { testid: "player-ratings" } }, h("h2", {}, t("Ratings")), this.ratings(d.ratings || {})),
+        h("section", { class: "player-games", dataset: { testid: "player-open-games" } }, h("h2", {}, t("Games in progress")), this.openGames(d.open_games || [])),
+        h("section", { class: "player-games", dataset: { testid: "player-finished-games" } }, h("h2", {}, t("Finished games")), this.finishedGames(d.finished_games || []))),
+      h("p", {}, h("a", { href: "/" }, t("← lobby"))));
   }
 
   /** The ratings table (known kinds in order, then any other), or an empty text. */
@@ -90,47 +87,47 @@ export class PlayerPage {
     const labels = new Map(RATING_KINDS);
     const kinds = [...RATING_KINDS.map(([k]) => k), ...Object.keys(ratings).filter((k) => !labels.has(k))]
       .filter((k) => ratings[k] && typeof ratings[k] === "object");
-    if (!kinds.length) return h("p", { class: "dim", dataset: { testid: "ratings-empty" } }, "No rated games yet.");
+    if (!kinds.length) return h("p", { class: "dim", dataset: { testid: "ratings-empty" } }, t("No rated games yet."));
     const rows = kinds.map((kind) => {
       const entry = ratings[kind];
       const r = entry.rating || {};
       const games = Number(entry.games ?? r.games ?? 0);
       return h("tr", { dataset: { testid: `rating-${kind}` } },
-        h("th", { scope: "row" }, labels.get(kind) || kind),
+        h("th", { scope: "row" }, labels.has(kind) ? t(labels.get(kind)) : kind),
         h("td", { class: "rating-value", dataset: { testid: "rating-value" } }, rounded(r.value)),
-        h("td", { class: "dim", title: "uncertainty (the rating's deviation)", dataset: { testid: "rating-deviation" } }, `± ${rounded(r.deviation)}`),
-        h("td", { dataset: { testid: "rating-games" } }, plural(games, "game")));
+        h("td", { class: "dim", title: t("uncertainty (the rating's deviation)"), dataset: { testid: "rating-deviation" } }, `± ${rounded(r.deviation)}`),
+        h("td", { dataset: { testid: "rating-games" } }, tn("{n} game", "{n} games", games)));
     });
     return h("table", { class: "ratings" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "game"), h("th", { scope: "col" }, "rating"),
-        h("th", { scope: "col" }, "±"), h("th", { scope: "col" }, "games"))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("game")), h("th", { scope: "col" }, t("rating")),
+        h("th", { scope: "col" }, "±"), h("th", { scope: "col" }, t("games")))),
       h("tbody", {}, rows));
   }
 
   /** One game's title: its name and table size. */
   title(g) {
     const name = GAME_NAMES[g.game] || g.game;
-    return g.game === "duel" || !g.num_players ? name : `${name}, ${g.num_players} players`;
+    return g.game === "duel" || !g.num_players ? name : tn("{game}, {n} player", "{game}, {n} players", g.num_players, { game: name });
   }
 
   openGames(games) {
-    if (!games.length) return h("p", { class: "dim", dataset: { testid: "open-games-empty" } }, "No games in progress.");
+    if (!games.length) return h("p", { class: "dim", dataset: { testid: "open-games-empty" } }, t("No games in progress."));
     return h("ul", { class: "game-list" }, games.map((g) => h("li", { dataset: { testid: `player-game-${g.id}` } },
       h("a", { href: `/games/${encodeURIComponent(g.id)}` }, this.title(g)),
-      h("span", { class: "dim" }, ` · seat ${g.seat}`))));
+      h("span", { class: "dim" }, " · ", t("seat {seat}", { seat: g.seat })))));
   }
 
   finishedGames(games) {
-    if (!games.length) return h("p", { class: "dim", dataset: { testid: "finished-games-empty" } }, "No finished games yet.");
+    if (!games.length) return h("p", { class: "dim", dataset: { testid: "finished-games-empty" } }, t("No finished games yet."));
     return h("ul", { class: "game-list" }, games.map((g) => {
       const scores = Array.isArray(g.scores)
-        ? g.scores.flatMap((s, i) => [i ? " – " : "", i === g.seat ? h("strong", { title: "this player's score" }, String(s)) : String(s)])
+        ? g.scores.flatMap((s, i) => [i ? " – " : "", i === g.seat ? h("strong", { title: t("this player's score") }, String(s)) : String(s)])
         : null;
       return h("li", { dataset: { testid: `player-game-${g.id}`, outcome: g.outcome } },
-        h("span", { class: `outcome ${g.outcome || ""}`, dataset: { testid: "outcome" } }, OUTCOMES[g.outcome] || "over"),
+        h("span", { class: `outcome ${g.outcome || ""}`, dataset: { testid: "outcome" } }, OUTCOMES[g.outcome] ? t(OUTCOMES[g.outcome]) : t("over")),
         " ", h("a", { href: `/games/${encodeURIComponent(g.id)}` }, this.title(g)),
         scores ? h("span", { class: "scores-line", dataset: { testid: "scores" } }, " · ", scores) : null,
-        " · ", h("a", { href: `/games/${encodeURIComponent(g.id)}/replay`, dataset: { testid: "replay-link" } }, "replay"));
+        " · ", h("a", { href: `/games/${encodeURIComponent(g.id)}/replay`, dataset: { testid: "replay-link" } }, t("replay")));
     }));
   }
 }

@@ -5,6 +5,7 @@
  */
 
 import * as api from "./api.js";
+import { language, t } from "./i18n.js";
 import { renderClassic } from "./classic_view.js";
 import { renderDuel } from "./duel_view.js";
 import { renderResult } from "./result.js";
@@ -21,15 +22,15 @@ export class ReplayPage {
   }
 
   async start() {
-    replaceChildren(this.root, h("p", { class: "loading" }, "loading the replay…"));
+    replaceChildren(this.root, h("p", { class: "loading" }, t("loading the replay…")));
     try {
       const [meta, data] = await Promise.all([api.getMeta(), api.getReplay(this.gameId)]);
       this.tables = meta.games[data.game].tables;
       this.data = data;
     } catch (e) {
       replaceChildren(this.root, h("div", { class: "fatal", dataset: { testid: "fatal" } },
-        e.status === 409 ? "the game is not over yet: " : "", e.message, " ",
-        h("a", { href: `/games/${encodeURIComponent(this.gameId)}` }, "back to the game")));
+        e.status === 409 ? t("the game is not over yet: {error}", { error: e.message }) : e.message, " ",
+        h("a", { href: `/games/${encodeURIComponent(this.gameId)}` }, t("back to the game"))));
       return;
     }
     this.index = this.data.frames.length - 1;
@@ -70,33 +71,38 @@ export class ReplayPage {
       type: "button", dataset: { testid }, disabled: disabled ? true : null, onclick: () => this.go(target),
     }, label);
     const slider = h("input", {
-      type: "range", min: 0, max: n - 1, value: this.index, dataset: { testid: "replay-slider" }, "aria-label": "position in the game",
+      type: "range", min: 0, max: n - 1, value: this.index, dataset: { testid: "replay-slider" }, "aria-label": t("position in the game"),
     });
     slider.value = String(this.index);
     slider.addEventListener("input", () => this.go(Number(slider.value)));
     const moves = frames.map((fr, k) => (fr.notation ? h("li", {
       class: k === this.index ? "current" : "", dataset: { frame: k, testid: `replay-move-${k}` }, role: "button", tabindex: 0,
       onclick: () => this.go(k),
-    }, h("span", { class: "idx" }, `${fr.move}.`), ` ${seatName(d.seats, fr.seat)}: `, h("code", {}, fr.notation)) : null));
+    }, h("span", { class: "idx" }, `${fr.move}.`), ` ${seatName(d.seats, fr.seat)}: `, h("code", {}, fr.notation),
+    // what the rules did besides the notation, in the reader's language
+    ...(fr.effects || []).map((e) => h("div", { class: `log-effect effect-${e.kind}`, dataset: { testid: "log-effect", kind: e.kind } },
+      (e.text && (e.text[language()] || e.text.en)) || e.kind))) : null));
     this.root.dataset.testid = "replay-root";
     this.root.dataset.frame = String(this.index);
     replaceChildren(this.root,
       h("header", { class: "game-header" },
-        h("a", { href: "/", class: "back" }, "← lobby"),
-        h("h2", {}, `Replay: ${d.game === "duel" ? "Splendor Duel" : "Splendor"}`),
-        h("span", { class: "meta" }, `game ${this.gameId}`)),
+        h("a", { href: "/", class: "back" }, t("← lobby")),
+        h("h2", {}, t("Replay: {game}", { game: d.game === "duel" ? "Splendor Duel" : "Splendor" })),
+        h("span", { class: "meta" }, t("game {game}", { game: this.gameId }))),
       renderResult({ result: d.result, seats: d.seats, scores: d.result ? d.result.scores : [] }, this.gameId, { replay: false }),
       h("div", { class: "replay-controls", dataset: { testid: "replay-controls" } },
-        btn("replay-first", "« first", 0, this.index === 0),
-        btn("replay-prev", "◀ prev", this.index - 1, this.index === 0),
+        btn("replay-first", t("« first"), 0, this.index === 0),
+        btn("replay-prev", t("◀ prev"), this.index - 1, this.index === 0),
         slider,
-        btn("replay-next", "next ▶", this.index + 1, this.index === n - 1),
-        btn("replay-last", "last »", n - 1, this.index === n - 1),
+        btn("replay-next", t("next ▶"), this.index + 1, this.index === n - 1),
+        btn("replay-last", t("last »"), n - 1, this.index === n - 1),
         h("span", { class: "frame-info", dataset: { testid: "replay-info" } },
-          f.notation ? `move ${f.move} of ${frames[n - 1].move}: ${seatName(d.seats, f.seat)} played ${f.notation}` : `start of the game (move ${f.move})`)),
+          f.notation
+            ? t("move {move} of {last}: {name} played {notation}", { move: f.move, last: frames[n - 1].move, name: seatName(d.seats, f.seat), notation: f.notation })
+            : t("start of the game (move {move})", { move: f.move }))),
       h("div", { class: "game-layout" },
         h("div", { class: "main-col" }, table),
-        h("aside", { class: "side-col" }, h("section", { class: "log" }, h("h3", {}, "Moves"),
+        h("aside", { class: "side-col" }, h("section", { class: "log" }, h("h3", {}, t("Moves")),
           h("ol", { class: "log-list", dataset: { testid: "replay-log" } }, moves)))));
     const cur = this.root.querySelector(".log-list li.current");
     if (cur) cur.scrollIntoView({ block: "nearest" });

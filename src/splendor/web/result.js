@@ -6,23 +6,64 @@
  */
 
 import { recordUrl } from "./api.js";
+import { language, nodes, t, tn } from "./i18n.js";
 import { h, seatName } from "./util.js";
 
-const END_WORDS = {
-  points: "on points", crowns: "on crowns (10)", colour: "on points in one colour (10)",
-  "turn cap": "turn cap reached", stall: "stalled: every player passed", forfeit: "by forfeit",
-};
+/** "Ann", "Ann and Bob", "Ann, Bob and Cy". */
+function namesText(names) {
+  if (names.length < 2) return names.join("");
+  return t("{first} and {last}", { first: names.slice(0, -1).join(", "), last: names[names.length - 1] });
+}
+
+/** Who won and how, one sentence per way a game ends (the names in `names`, `n` of them). */
+function winText(reason, names, n) {
+  switch (reason) {
+    case "points": return tn("{names} wins on points", "{names} win on points", n, { names });
+    case "crowns": return tn("{names} wins on crowns (10)", "{names} win on crowns (10)", n, { names });
+    case "colour": return tn("{names} wins on points in one colour (10)", "{names} win on points in one colour (10)", n, { names });
+    case "turn cap": return tn("{names} wins: turn cap reached", "{names} win: turn cap reached", n, { names });
+    case "stall": return tn("{names} wins: stalled, every player passed", "{names} win: stalled, every player passed", n, { names });
+    case "forfeit": return tn("{names} wins by forfeit", "{names} win by forfeit", n, { names });
+    default: return tn("{names} wins ({reason})", "{names} win ({reason})", n, { names, reason });
+  }
+}
+
+/** Why nobody won. */
+function noWinText(reason) {
+  switch (reason) {
+    case "turn cap": return t("no winner (turn cap reached)");
+    case "stall": return t("no winner (stalled: every player passed)");
+    case "decision_cap": return t("no winner (the game was stopped)");
+    default: return t("no winner ({reason})", { reason });
+  }
+}
+
+/**
+ * Why a seat forfeited: the server's reason (English, stored with the game), said in the
+ * reader's language when it is one of the server's (resigned, ran out of time, expired).
+ */
+function forfeitReason(reason, name) {
+  const text = String(reason || "");
+  if (language() === "en") return text;
+  if (text === `${name} resigned`) return t("{name} resigned", { name });
+  if (text === `${name} ran out of time`) return t("{name} ran out of time", { name });
+  if (/: the game expired$/.test(text)) return t("{name} made no move for too long: the game expired", { name });
+  return text;
+}
 
 /** One line saying who won and how. */
 export function resultText(result, seats) {
-  if (!result) return "game over";
+  if (!result) return t("game over");
   const winners = result.winners || [];
-  const how = END_WORDS[result.end_reason] || result.end_reason || "";
-  const turns = result.turns !== undefined ? `, ${result.turns} turns` : "";
-  if (!winners.length) return `no winner (${how}${turns})`;
-  const names = winners.map((w) => seatName(seats, w)).join(" and ");
-  let text = `${names} ${winners.length > 1 ? "win" : "wins"} ${how}${turns}`;
-  if (result.forfeit) text += ` — ${seatName(seats, result.forfeit.seat)} forfeited: ${result.forfeit.reason}`;
+  const reason = result.end_reason || "";
+  const turns = result.turns !== undefined ? tn("{n} turn", "{n} turns", result.turns) : null;
+  if (!winners.length) return turns ? t("{result}, {turns}", { result: noWinText(reason), turns }) : noWinText(reason);
+  let text = winText(reason, namesText(winners.map((w) => seatName(seats, w))), winners.length);
+  if (turns) text = t("{result}, {turns}", { result: text, turns });
+  if (result.forfeit) {
+    const name = seatName(seats, result.forfeit.seat);
+    text += " — " + t("{name} forfeited: {reason}", { name, reason: forfeitReason(result.forfeit.reason, name) });
+  }
   return text;
 }
 
@@ -32,7 +73,7 @@ function yourOutcome(state) {
   if (seat === null || seat === undefined || !state.result) return null;
   const winners = state.result.winners || [];
   const outcome = !winners.includes(seat) ? "lost" : winners.length > 1 ? "shared" : "won";
-  const text = { won: "You won!", lost: "You lost.", shared: "You share the victory." }[outcome];
+  const text = { won: t("You won!"), lost: t("You lost."), shared: t("You share the victory.") }[outcome];
   return h("p", { class: `your-outcome ${outcome}`, dataset: { testid: "your-outcome", outcome } }, text);
 }
 
@@ -47,26 +88,24 @@ export function renderResult(state, gameId, opts = { replay: true }) {
   const r = state.result || {};
   const scores = r.scores || state.scores || [];
   return h("section", { class: "result", dataset: { testid: "result" } },
-    h("h3", {}, "Game over"),
+    h("h3", {}, t("Game over")),
     h("p", { class: "result-text", dataset: { testid: "result-text" } }, resultText(r, state.seats)),
     yourOutcome(state),
     h("ul", { class: "final-scores" }, scores.map((pts, p) => h("li", { class: (r.winners || []).includes(p) ? "winner" : "" },
-      `${seatName(state.seats, p)}: ${pts} points`, (r.winners || []).includes(p) ? h("span", { class: "win-mark" }, " ★ winner") : null))),
+      tn("{name}: {n} point", "{name}: {n} points", pts, { name: seatName(state.seats, p) }), (r.winners || []).includes(p) ? h("span", { class: "win-mark" }, " ★ ", t("winner")) : null))),
     h("p", { class: "links" },
-      opts.replay !== false ? h("a", { href: `/games/${encodeURIComponent(gameId)}/replay`, dataset: { testid: "replay-link" } }, "replay the game") : null,
+      opts.replay !== false ? h("a", { href: `/games/${encodeURIComponent(gameId)}/replay`, dataset: { testid: "replay-link" } }, t("replay the game")) : null,
       " ",
-      h("a", { href: recordUrl(gameId), download: `splendor-${gameId}.json`, dataset: { testid: "record-link" } }, "download the record")),
+      h("a", { href: recordUrl(gameId), download: `splendor-${gameId}.json`, dataset: { testid: "record-link" } }, t("download the record"))),
     opts.rematch || null);
 }
 
 /** "Ann", "Ann and Bob", "Ann, Bob and Cy" (each name as text in a `<bdi>`). */
 function nameList(names) {
-  const out = [];
-  names.forEach((n, i) => {
-    if (i > 0) out.push(i === names.length - 1 ? " and " : ", ");
-    out.push(h("bdi", {}, n));
-  });
-  return out;
+  const bdis = names.map((n) => h("bdi", {}, n));
+  if (bdis.length < 2) return bdis;
+  const first = bdis.slice(0, -1).flatMap((b, i) => (i ? [", ", b] : [b]));
+  return nodes(t("{first} and {last}"), { first, last: bdis[bdis.length - 1] });
 }
 
 /**
@@ -101,21 +140,21 @@ export function renderRematch(view) {
   if (state === "waiting") {
     const awaited = tseats.filter((x) => x.free).map((x) => seatName(seats, x.seat));
     status = awaited.length
-      ? ["Rematch offered: waiting for ", ...nameList(awaited), "…"]
-      : ["the rematch starts…"];
+      ? nodes(t("Rematch offered: waiting for {names}…"), { names: nameList(awaited) })
+      : [t("the rematch starts…")];
   } else if (state === "offered") {
     const offering = tseats.filter((x) => x.player_id && x.player_id !== playerId).map((x) => x.name || seatName(seats, x.seat));
-    status = [...nameList(offering), offering.length > 1 ? " offer a rematch" : " offers a rematch"];
+    status = nodes(tn("{names} offers a rematch", "{names} offer a rematch", offering.length), { names: nameList(offering) });
   } else if (state === "started") {
-    status = ["the rematch starts…"];
+    status = [t("the rematch starts…")];
   } else if (table) {
-    status = ["the rematch was called off"];
+    status = [t("the rematch was called off")];
   }
   const button = state === "none" || state === "offered"
     ? h("button", {
       type: "button", class: state === "offered" ? "rematch accept" : "rematch",
       dataset: { testid: "rematch", state }, disabled: busy, onclick: () => onClick(),
-    }, busy ? "asking…" : state === "offered" ? "Accept rematch" : "Rematch")
+    }, busy ? t("asking…") : state === "offered" ? t("Accept rematch") : t("Rematch"))
     : null;
   return h("div", { class: "rematch-panel", dataset: { testid: "rematch-panel", state } },
     button,

@@ -7,6 +7,7 @@
  */
 
 import * as api from "./api.js";
+import { nodes, t } from "./i18n.js";
 import { currentPlayer, onIdentityChange, whenIdentityKnown } from "./identity.js";
 import { clockLabel, focusGuestName, goToGame, inviteBox, inviteUrl, loginHint, mySeat, seatsView, tableTitle } from "./lobby_tables.js";
 import { inviteFor } from "./storage.js";
@@ -39,12 +40,12 @@ export class TablePage {
   async start() {
     this.root.dataset.testid = "table-page";
     this.root.dataset.tableId = this.tableId;
-    replaceChildren(this.root, h("p", { class: "loading" }, "loading the table…"));
+    replaceChildren(this.root, h("p", { class: "loading" }, t("loading the table…")));
     try {
       this.table = await api.getTable(this.tableId);
     } catch (e) {
       replaceChildren(this.root, h("div", { class: "fatal", dataset: { testid: "fatal" } },
-        e.status === 404 ? "no such table" : `cannot load the table: ${e.message}`, " ", h("a", { href: "/" }, "back to the lobby")));
+        e.status === 404 ? t("no such table") : t("cannot load the table: {error}", { error: e.message }), " ", h("a", { href: "/" }, t("back to the lobby"))));
       return;
     }
     this.player = currentPlayer(); // it may have been answered meanwhile
@@ -135,43 +136,43 @@ export class TablePage {
   }
 
   render() {
-    const t = this.table;
-    if (!t) return;
+    const table = this.table;
+    if (!table) return;
     const p = this.player;
-    const seat = mySeat(t, p);
-    const free = t.seats.some((s) => s.free);
-    this.root.dataset.status = t.status;
+    const seat = mySeat(table, p);
+    const free = table.seats.some((s) => s.free);
+    this.root.dataset.status = table.status;
     this.root.dataset.seated = String(seat !== null);
-    document.title = `${tableTitle(t)} · table · Splendor`;
+    document.title = t("{table} · table · Splendor", { table: tableTitle(table) });
     let actions;
-    if (t.status === "open") {
+    if (table.status === "open") {
       if (seat !== null) {
         actions = [
-          h("p", { dataset: { testid: "table-waiting" } }, "You sit at this table: the game starts when its seats are taken."),
-          h("button", { type: "button", disabled: this.busy ? true : null, dataset: { testid: "leave" }, onclick: () => this.act(() => api.leaveTable(t.id)) }, "Leave"),
+          h("p", { dataset: { testid: "table-waiting" } }, t("You sit at this table: the game starts when its seats are taken.")),
+          h("button", { type: "button", disabled: this.busy ? true : null, dataset: { testid: "leave" }, onclick: () => this.act(() => api.leaveTable(table.id)) }, t("Leave")),
         ];
-        const code = t.visibility === "invite" ? this.code || inviteFor(t.id) : null;
-        if (code) actions.push(h("p", {}, "Invitation link: ", inviteBox(inviteUrl(t.id, code))));
+        const code = table.visibility === "invite" ? this.code || inviteFor(table.id) : null;
+        if (code) actions.push(h("p", {}, nodes(t("Invitation link: {link}"), { link: inviteBox(inviteUrl(table.id, code)) })));
       } else if (free) {
-        actions = [h("button", { type: "button", class: "primary", disabled: this.busy ? true : null, dataset: { testid: "join" }, onclick: () => this.act(() => api.joinTable(t.id, this.code)) }, "Join")];
-        if (t.visibility === "invite" && !this.code) actions.push(h("p", { class: "dim" }, "This table is by invitation: joining needs the host's invitation link."));
-      } else actions = [h("p", { class: "dim" }, "No free seat left.")];
-    } else if (t.status === "started" && t.game_id) {
-      actions = [h("p", { dataset: { testid: "table-started" } }, "The game has started: ",
-        h("a", { href: `/games/${encodeURIComponent(t.game_id)}`, dataset: { testid: "game-link" } }, seat !== null ? "play your seat" : "watch it"))];
-    } else actions = [h("p", { class: "dim", dataset: { testid: "table-closed" } }, "This table is closed: everyone left.")];
+        actions = [h("button", { type: "button", class: "primary", disabled: this.busy ? true : null, dataset: { testid: "join" }, onclick: () => this.act(() => api.joinTable(table.id, this.code)) }, t("Join"))];
+        if (table.visibility === "invite" && !this.code) actions.push(h("p", { class: "dim" }, t("This table is by invitation: joining needs the host's invitation link.")));
+      } else actions = [h("p", { class: "dim" }, t("No free seat left."))];
+    } else if (table.status === "started" && table.game_id) {
+      const link = h("a", { href: `/games/${encodeURIComponent(table.game_id)}`, dataset: { testid: "game-link" } }, seat !== null ? t("play your seat") : t("watch it"));
+      actions = [h("p", { dataset: { testid: "table-started" } }, nodes(t("The game has started: {link}"), { link }))];
+    } else actions = [h("p", { class: "dim", dataset: { testid: "table-closed" } }, t("This table is closed: everyone left."))];
     replaceChildren(this.root,
-      p === null && t.status === "open" ? loginHint() : null,
+      p === null && table.status === "open" ? loginHint() : null,
       h("section", { class: "table-card" },
-        h("h1", { dataset: { testid: "table-title" } }, tableTitle(t)),
+        h("h1", { dataset: { testid: "table-title" } }, tableTitle(table)),
         h("p", { class: "table-facts" },
-          h("span", { dataset: { testid: "table-clock" } }, clockLabel(t.clock)), " · ",
-          h("span", { dataset: { testid: "table-rated" } }, t.rated ? "rated" : "unrated"), " · ",
-          h("span", { dataset: { testid: "table-visibility" } }, t.visibility === "invite" ? "by invitation" : "open to anyone"),
-          t.options && t.options.turn_cap ? ` · turn cap ${t.options.turn_cap}` : null),
-        h("p", {}, h("span", { class: "lbl" }, "seats"), seatsView(t, p)),
+          h("span", { dataset: { testid: "table-clock" } }, clockLabel(table.clock)), " · ",
+          h("span", { dataset: { testid: "table-rated" } }, table.rated ? t("rated") : t("unrated")), " · ",
+          h("span", { dataset: { testid: "table-visibility" } }, table.visibility === "invite" ? t("by invitation") : t("open to anyone")),
+          table.options && table.options.turn_cap ? [" · ", t("turn cap {n}", { n: table.options.turn_cap })] : null),
+        h("p", {}, h("span", { class: "lbl" }, t("seats")), seatsView(table, p)),
         h("div", { class: "table-actions" }, actions),
         h("p", { class: "form-error", role: "alert", dataset: { testid: "table-error" } }, this.error),
-        h("p", {}, h("a", { href: "/", dataset: { testid: "lobby-link" } }, "back to the lobby"))));
+        h("p", {}, h("a", { href: "/", dataset: { testid: "lobby-link" } }, t("back to the lobby")))));
   }
 }

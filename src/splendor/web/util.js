@@ -3,6 +3,8 @@
  * @module util
  */
 
+import { N_, t, tn } from "./i18n.js";
+
 /** Display names of the games, by the server's game name. */
 export const GAME_NAMES = { splendor: "Splendor", duel: "Splendor Duel" };
 
@@ -10,10 +12,44 @@ export const GAME_NAMES = { splendor: "Splendor", duel: "Splendor Duel" };
 export const CLASSIC_LETTERS = ["W", "U", "G", "R", "K", "*"];
 /** Duel token letters, in token order (W U G R K, pearl, gold). */
 export const DUEL_LETTERS = ["W", "U", "G", "R", "K", "P", "*"];
-/** Colour names for titles and screen readers, by letter. */
+/** Colour names for titles and screen readers, by letter (English: translate with {@link colorName}). */
 export const COLOR_NAMES = {
-  W: "white", U: "blue", G: "green", R: "red", K: "black", P: "pearl", "*": "gold",
+  W: N_("white"), U: N_("blue"), G: N_("green"), R: N_("red"), K: N_("black"), P: N_("pearl"), "*": N_("gold"),
 };
+
+/** The name of a colour letter in the reader's language (`white`, `blanc`, `wit`). */
+export function colorName(letter) {
+  return COLOR_NAMES[letter] ? t(COLOR_NAMES[letter]) : letter;
+}
+
+/**
+ * `n` tokens of one colour, in words (`3 white tokens`, `1 jeton Or`), for titles and
+ * screen readers.
+ * @param {string} letter W U G R K P or *
+ * @param {number} n
+ */
+export function tokensText(letter, n) {
+  switch (letter) {
+    case "W": return tn("{n} white token", "{n} white tokens", n);
+    case "U": return tn("{n} blue token", "{n} blue tokens", n);
+    case "G": return tn("{n} green token", "{n} green tokens", n);
+    case "R": return tn("{n} red token", "{n} red tokens", n);
+    case "K": return tn("{n} black token", "{n} black tokens", n);
+    case "P": return tn("{n} pearl", "{n} pearls", n);
+    case "*": return tn("{n} gold token", "{n} gold tokens", n);
+    default: return `${n} ${letter}`;
+  }
+}
+
+/** Names of the bot levels (`/api/meta`'s `bots`), English (translate with {@link botName}). */
+export const BOT_NAMES = {
+  random: N_("random"), greedy: N_("greedy"), easy: N_("easy"), medium: N_("medium"), hard: N_("hard"),
+};
+
+/** A bot level's name in the reader's language (an unknown level as it is). */
+export function botName(level) {
+  return BOT_NAMES[level] ? t(BOT_NAMES[level]) : String(level);
+}
 /** CSS class suffix of each letter (gold `*` is not a valid class character). */
 export const COLOR_CLASS = { W: "w", U: "u", G: "g", R: "r", K: "k", P: "p", "*": "gold" };
 
@@ -62,15 +98,16 @@ export function appendAll(el, children) {
  */
 export function chip(letter, count = null, attrs = {}) {
   const cls = `chip chip-${COLOR_CLASS[letter]}` + (count === 0 ? " zero" : "") + (attrs.class ? ` ${attrs.class}` : "");
-  return h("span", { ...attrs, class: cls, title: `${count ?? ""} ${COLOR_NAMES[letter]}`.trim() },
+  return h("span", { ...attrs, class: cls, title: count === null ? colorName(letter) : tokensText(letter, count) },
     count === null ? letter : `${count}`);
 }
 
-/** Seat label: the seat's name, or `seat N`. */
+/** Seat label: the seat's name (a bot named after its level: the level's name), or `seat N`. */
 export function seatName(seats, seat) {
   const s = (seats || []).find((x) => x.seat === seat);
-  if (!s) return `seat ${seat}`;
-  return s.name || (s.bot ? `${s.bot} bot` : `seat ${seat}`);
+  if (!s) return t("seat {seat}", { seat });
+  if (s.bot && (!s.name || s.name === s.bot)) return s.name ? botName(s.bot) : t("{bot} bot", { bot: botName(s.bot) });
+  return s.name || t("seat {seat}", { seat });
 }
 
 /** Duel cell index (0..24, row-major) → name `a1`..`e5`. */
