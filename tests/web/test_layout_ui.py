@@ -132,6 +132,7 @@ def settle(page) -> None:
 def check_phone(page, when: str) -> dict:
     """The phone's rules, at any moment of the game (a screenshot of a failure is saved)."""
     m = page.evaluate(MEASURE)
+    print(f"phone, {when}: {m['height']} px tall, {m['scrollWidth']} px wide")
     problems = []
     if m["scrollWidth"] > m["innerWidth"]:
         problems.append(f"horizontal scrolling ({m['scrollWidth']} px)")
