@@ -281,7 +281,7 @@ def arena(
     from rich.text import Text
 
     from .arena import ArenaError, default_out_dir, prepare_arena, run_arena
-    from .arena.report import head_to_head_table, results_table
+    from .arena.report import head_to_head_table, results_table, style_table
     from .arena.runner import check_backend
     from .record import RecordError
 
@@ -383,6 +383,7 @@ def arena(
             f"resumed: {results['run']['resumed_games']} games were already recorded in {folder}"
         )
     console.print(results_table(results))
+    console.print(style_table(results))
     if len(setup.labels) > 2:
         console.print(head_to_head_table(results))
     seats = " · ".join(f"seat {s['seat']} {100 * s['win_share']:.1f}%" for s in results["seats"])

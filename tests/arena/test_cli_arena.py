@@ -46,6 +46,9 @@ def test_table_output_and_files(tmp_path):
         "greedy",
         "head to head",
         "wins by seat",
+        "style (means per game)",
+        "never bought",
+        "returns",
     ):
         assert word in out, word
     greedy_row = next(line for line in out.splitlines() if line.strip().startswith("greedy"))
@@ -53,6 +56,9 @@ def test_table_output_and_files(tmp_path):
     assert (tmp_path / "ratings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     results = json.loads((tmp_path / "results.json").read_text())
     assert results["games"] == 6 and results["requested_games"] == 5
+    # each bot's habits (issue 17): means over its 4 seat-games
+    for row in results["results"]:
+        assert row["style"]["reserves"] >= row["style"]["reserves_never_bought"] >= 0
     records = sorted((tmp_path / "games").glob("*.json"))
     assert len(records) == 6
     assert GameRecord.load(records[0]).replay().is_terminal

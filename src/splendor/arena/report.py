@@ -10,7 +10,10 @@ with fewer bots than seats, counts twice):
 - ``mean_points``: its prestige points at the end; ``mean_turns``: the length of its games
   in turns; ``forfeits``: games it lost by crashing, answering garbage or an illegal
   action, or timing out;
-- ``elo``, ``elo_low``, ``elo_high``: see :mod:`splendor.arena.ratings`.
+- ``elo``, ``elo_low``, ``elo_high``: see :mod:`splendor.arena.ratings`;
+- ``style``: its habits, as means per seat-game (reserves, reserves never bought, token
+  returns, forced passes, nobles or royal cards, cards bought per level:
+  :mod:`splendor.arena.style`).
 
 The results document (``results.json``, and what ``splendor arena --json`` prints) holds the
 settings, that table, the head-to-head scores, the share of wins per seat, the end reasons,
@@ -29,6 +32,7 @@ from rich import box
 from rich.table import Table
 
 from . import ratings as _ratings
+from .style import mean_style
 
 RESULTS_FORMAT = "splendor-arena"
 RESULTS_VERSION = 1
@@ -75,6 +79,7 @@ def bot_stats(games: Sequence[Mapping[str, Any]], labels: Sequence[str]) -> list
                 "mean_points": points / n if n else 0.0,
                 "mean_turns": turns / n if n else 0.0,
                 "forfeits": forfeits,
+                "style": mean_style(games, b),
             }
         )
     return out
@@ -136,7 +141,8 @@ def build_results(
         row.update(elo=_num(e), elo_low=_num(lo), elo_high=_num(hi))
     h2h = ratings.head_to_head()
     public_games = [
-        {k: v for k, v in g.items() if k not in ("think_s", "seat_decisions")} for g in games
+        {k: v for k, v in g.items() if k not in ("think_s", "seat_decisions", "style")}
+        for g in games
     ]
     return {
         "format": RESULTS_FORMAT,
@@ -229,6 +235,36 @@ def results_table(results: Mapping[str, Any]) -> Table:
             ci,
             "" if m is None else f"{m:.2f}",
         )
+    return t
+
+
+STYLE_COLUMNS = (
+    ("reserves", "reserves"),
+    ("never bought", "reserves_never_bought"),
+    ("returns", "returns"),
+    ("passes", "passes"),
+    ("nobles/royals", "nobles"),
+    ("cards", "cards"),
+    ("L1", "cards_l1"),
+    ("L2", "cards_l2"),
+    ("L3", "cards_l3"),
+)
+"""The style table's columns: heading and key of :data:`splendor.arena.style.STYLE_KEYS`."""
+
+
+def style_table(results: Mapping[str, Any]) -> Table:
+    """How each bot plays (rich): means per game of its style counts
+    (:mod:`splendor.arena.style`), best Elo first."""
+    t = Table(
+        title="style (means per game)", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1)
+    )
+    t.add_column("bot", justify="left")
+    for heading, _key in STYLE_COLUMNS:
+        t.add_column(heading, justify="right", no_wrap=True)
+    for r in sorted(results["results"], key=lambda r: -(r["elo"] or 0.0)):
+        style = r.get("style")
+        if style:
+            t.add_row(r["bot"], *(f"{style[key]:.2f}" for _h, key in STYLE_COLUMNS))
     return t
 
 

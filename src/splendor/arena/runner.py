@@ -37,6 +37,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from .schedule import GameTask
+from .style import seat_style
 
 BACKENDS: tuple[str, ...] = ("local", "serial", "ray")
 """Backends accepted by :func:`run_tasks`."""
@@ -304,7 +305,8 @@ def _summary(
     t: Mapping[str, Any], record: Any, think: list[float], made: list[int]
 ) -> dict[str, Any]:
     """The summary of the game of task ``t`` (see :func:`play_task`) from its record,
-    the seconds each seat spent thinking and the decisions each seat made."""
+    the seconds each seat spent thinking, the decisions each seat made and each seat's
+    style (:func:`splendor.arena.style.seat_style`)."""
     n = len(t["specs"])
     result = record.result or {}
     forfeit = result.get("forfeit")
@@ -323,6 +325,7 @@ def _summary(
         "forfeit": dict(forfeit) if forfeit else None,
         "think_s": think,
         "seat_decisions": [int(x) for x in made],
+        "style": seat_style(record),
     }
 
 
