@@ -335,3 +335,24 @@ def test_flights_follow_the_move(page):
         ("priv:1", "priv:0"),
         ("tok:1:G", "tok:0:G"),
     ]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_other_pages_fit_a_phone_in_each_language(new_page, server, language):
+    """The lobby (its forms hold the longest words: a bot level's description in Dutch
+    made it 524 px wide), the leaderboard and a how-to page scroll only down at 390 px."""
+    page = new_page()
+    page.set_viewport_size(PHONE)
+    page.context.add_cookies([{"name": "lang", "value": language, "url": server}])
+    for path, ready in (
+        ("/", "[data-testid=create-form]"),
+        ("/leaderboard", "h1"),
+        ("/howto/duel", "[data-testid=howto-body] h1"),
+    ):
+        page.goto(path)
+        page.wait_for_selector(ready)
+        assert page.evaluate("() => document.documentElement.lang") == language
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        if width > PHONE["width"]:
+            screenshot(page, f"layout-failed-{language}{path.replace('/', '-')}")
+        assert width <= PHONE["width"], f"{path} in {language} is {width} px wide"
