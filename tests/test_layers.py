@@ -23,6 +23,7 @@ LAYER = {
     "classic": 1,
     "duel": 1,
     "game": 2,
+    "encoding": 2,
     "bots": 3,
     "record": 3,
     "bench": 3,

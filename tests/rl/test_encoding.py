@@ -386,3 +386,38 @@ def test_public_edit_changes_the_tensor() -> None:
         assert not np.array_equal(
             observation_tensor(other.observation(s)), observation_tensor(st.observation(s))
         )
+
+
+@pytest.mark.parametrize(
+    "game, players", [("classic", 2), ("classic", 3), ("classic", 4), ("duel", 2)]
+)
+def test_a_seats_tensor_from_the_full_state_is_its_observations(game: str, players: int) -> None:
+    """``seat_tensor(state, seat)`` (what the bots' compiled search encodes from each
+    determinization) equals the tensor of ``state.observation(seat)`` in every position of
+    random games, for every seat: other seats' blind reserves hidden, except the one being
+    paid for (C16, D22)."""
+    from splendor.encoding import seat_tensor
+
+    module = classic if game == "classic" else duel
+    rng = np.random.default_rng(7)
+    paying_blind = checked = 0
+    for g in range(80):
+        if checked > 1000 and paying_blind:
+            break
+        state = module.new_game(players, seed=g)
+        while not state.is_terminal:
+            for seat in range(players):
+                want = observation_tensor(state.observation(seat))
+                assert np.array_equal(seat_tensor(state, seat), want)
+                checked += 1
+            rec = state._a[0]  # a blind reserve being paid for is public (its exception)
+            src = int(rec["pay_src"]) - 12
+            if state.phase == "payment" and src >= 0 and rec["reserved_blind"][rec["current"], src]:
+                paying_blind += 1
+            legal = state.legal_actions()
+            state.apply(legal[rng.integers(len(legal))])
+    assert checked > 1000 and paying_blind > 0
+    with pytest.raises(TypeError, match="full classic or duel State"):
+        seat_tensor(module.new_game(players, seed=1).observation(0), 0)
+    with pytest.raises(ValueError, match="seat must be"):
+        seat_tensor(module.new_game(players, seed=1), players)
