@@ -60,8 +60,9 @@ __all__ = [
     "GAMES",
     "Field",
     "action_mask",
-    "encode_classic_into",
-    "encode_duel_into",
+    "card_tables",
+    "encode_classic",
+    "encode_duel",
     "field_offsets",
     "game_name",
     "layout",
@@ -678,7 +679,7 @@ def _put_reserved(  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _encode_classic(  # pragma: no cover - compiled
+def encode_classic(  # pragma: no cover - compiled
     arr: np.ndarray,
     me: int | np.int64,
     hide: bool,
@@ -687,6 +688,11 @@ def _encode_classic(  # pragma: no cover - compiled
     card: np.ndarray,
     noble: np.ndarray,
 ) -> None:
+    """Compiled: add seat ``me``'s tensor of the classic state ``arr`` to ``out`` (zeros,
+    ``float32``, :func:`observation_size`). ``hide``: ``arr`` is a full state or a
+    determinization, whose other seats' blind reserves are hidden here as
+    ``State.observation`` hides them (C16); False for an observation of ``me``. ``off``:
+    :func:`field_offsets`; ``card``, ``noble``: :func:`card_tables`."""
     s = state_record(arr)
     n = np.int64(s.num_players)
     cur = np.int64(s.current)
@@ -743,7 +749,7 @@ def _encode_classic(  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _encode_duel(  # pragma: no cover - compiled
+def encode_duel(  # pragma: no cover - compiled
     arr: np.ndarray,
     me: int | np.int64,
     hide: bool,
@@ -752,6 +758,7 @@ def _encode_duel(  # pragma: no cover - compiled
     card: np.ndarray,
     royal: np.ndarray,
 ) -> None:
+    """Compiled: as :func:`encode_classic` for a Splendor Duel state (D22)."""
     s = state_record(arr)
     cur = np.int64(s.current)
     phase = np.int64(s.phase)
@@ -844,13 +851,13 @@ def observation_tensor(observation: Any) -> np.ndarray:
         arr = observation.array
         off, size = _offsets("classic", int(arr[0]["num_players"]))
         out = np.zeros(size, dtype=np.float32)
-        _encode_classic(arr, int(arr[0]["observer"]), False, out, off, _C_CARD, _C_NOBLE)
+        encode_classic(arr, int(arr[0]["observer"]), False, out, off, _C_CARD, _C_NOBLE)
         return out
     if isinstance(observation, duel.Observation):
         arr = observation.array
         off, size = _offsets("duel", 2)
         out = np.zeros(size, dtype=np.float32)
-        _encode_duel(arr, int(arr[0]["observer"]), False, out, off, _D_CARD, _D_ROYAL)
+        encode_duel(arr, int(arr[0]["observer"]), False, out, off, _D_CARD, _D_ROYAL)
         return out
     if isinstance(observation, (classic.State, duel.State)):
         raise TypeError(
@@ -862,23 +869,14 @@ def observation_tensor(observation: Any) -> np.ndarray:
     )
 
 
-@njit(cache=True)
-def encode_classic_into(  # pragma: no cover - compiled
-    arr: np.ndarray, seat: int, out: np.ndarray, off: np.ndarray
-) -> None:
-    """Compiled: fill ``out`` (zeros, ``float32``, :func:`observation_size`) with the tensor
-    of ``seat`` in the classic state ``arr`` (a full state, a determinization or an
-    observation), hiding what ``seat`` may not see (other seats' blind reserves, C16);
-    ``off`` are the field offsets of :func:`field_offsets`."""
-    _encode_classic(arr, seat, True, out, off, _C_CARD, _C_NOBLE)
+def card_tables(game: str) -> tuple[np.ndarray, np.ndarray]:
+    """The static tables the compiled encoders read (read-only): classic ``(cards,
+    nobles)``, Duel ``(cards, royal cards)``, one row of features per card.
 
-
-@njit(cache=True)
-def encode_duel_into(  # pragma: no cover - compiled
-    arr: np.ndarray, seat: int, out: np.ndarray, off: np.ndarray
-) -> None:
-    """Compiled: as :func:`encode_classic_into` for a Splendor Duel state (D22)."""
-    _encode_duel(arr, seat, True, out, off, _D_CARD, _D_ROYAL)
+    Raises:
+        ValueError: an unknown game.
+    """
+    return (_C_CARD, _C_NOBLE) if game_name(game) == "classic" else (_D_CARD, _D_ROYAL)
 
 
 def field_offsets(game: str, num_players: int = 2) -> np.ndarray:
@@ -914,9 +912,9 @@ def seat_tensor(state: Any, seat: int) -> np.ndarray:
     if isinstance(state, classic.State):
         off, size = _offsets("classic", state.num_players)
         out = np.zeros(size, dtype=np.float32)
-        encode_classic_into(arr, seat, out, off)
+        encode_classic(arr, seat, True, out, off, _C_CARD, _C_NOBLE)
     else:
         off, size = _offsets("duel", 2)
         out = np.zeros(size, dtype=np.float32)
-        encode_duel_into(arr, seat, out, off)
+        encode_duel(arr, seat, True, out, off, _D_CARD, _D_ROYAL)
     return out

@@ -1,0 +1,339 @@
+"""Compiled information-set search guided by a policy + value network (issue 17).
+
+The same tree and determinizations as :mod:`splendor.bots.search` (SO-ISMCTS: every
+iteration deals the cards the searching seat cannot see at random, consistent with its
+observation, C16 / D22), but AlphaZero's selection and evaluation instead of playouts:
+
+1. *Determinization*, as in :mod:`splendor.bots.search`.
+2. *Selection* by PUCT among the children whose decision is legal in this determinization:
+   ``Q + c * P * sqrt(A) / (1 + n)``, where ``Q`` is the mean reward of the seat that made
+   the decision (0.5 before any visit), ``P`` the network's prior of the decision, ``A`` the
+   child's availability (the iterations in which it was legal) and ``n`` its visits.
+3. *Expansion and evaluation*: the first node reached without children gets one child per
+   legal decision, with the network's policy as priors; the network's value of that
+   position (each seat's expected reward, :mod:`splendor.bots.network`) is the iteration's
+   reward. A decision legal in this determinization but not in earlier ones gets a child
+   with the network's prior of the current position. A finished game is scored by the
+   game's rewards (1 shared by the winners).
+4. *Backpropagation*, as in :mod:`splendor.bots.search` (max-n: every seat its own reward).
+
+The network reads the tensor of the seat to move in the determinization
+(:func:`splendor.encoding.encode_classic`, with ``hide``), which hides what that seat may
+not see.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TypeAlias
+
+import numpy as np
+from numba import njit
+
+from .. import encoding as _encoding
+from ..classic import rules as classic_rules
+from ..core import ENGINE_SOURCES, refresh_numba_cache, state_record
+from ..duel import rules as duel_rules
+from ..encoding import encode_classic, encode_duel
+from . import network as _network
+from . import search as _search
+from .search import NO_NODE, T_ACTION, T_CHILD, T_PARENT, T_PLAYER, T_SIBLING
+
+refresh_numba_cache(
+    __file__, *ENGINE_SOURCES, _network.__file__, _search.__file__, _encoding.__file__
+)
+
+EncodeFn: TypeAlias = Callable[
+    [np.ndarray, int | np.int64, np.ndarray, np.ndarray, np.ndarray, np.ndarray], None
+]
+
+S_VISITS = 0
+S_AVAIL = 1
+S_REWARD = 2
+S_PRIOR = 3
+S_FIELDS = 4
+
+
+def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Empty tree arrays for at most ``capacity`` nodes, as
+    :func:`splendor.bots.search.new_tree` with a fourth row of ``stats``: the prior.
+
+    Raises:
+        ValueError: ``capacity`` below 1.
+    """
+    links, stats3, size = _search.new_tree(capacity)
+    stats = np.zeros((S_FIELDS, capacity), dtype=np.float64)
+    stats[:3] = stats3
+    return links, stats, size
+
+
+@njit(cache=True)
+def _add_children(
+    links: np.ndarray,
+    stats: np.ndarray,
+    size: np.ndarray,
+    node: int,
+    mask: np.ndarray,
+    prior: np.ndarray,
+) -> bool:
+    """Give ``node`` a child for every legal decision of ``mask`` it has none for, with its
+    ``prior``. Returns False when the tree is full (some may be missing then)."""
+    for a in range(mask.shape[0]):
+        if not mask[a]:
+            continue
+        seen = False
+        ch = links[T_CHILD, node]
+        while ch != NO_NODE:
+            if links[T_ACTION, ch] == a:
+                seen = True
+                break
+            ch = links[T_SIBLING, ch]
+        if seen:
+            continue
+        if size[0] >= links.shape[1]:
+            return False
+        new = size[0]
+        size[0] += 1
+        links[T_PARENT, new] = node
+        links[T_CHILD, new] = NO_NODE
+        links[T_SIBLING, new] = links[T_CHILD, node]
+        links[T_ACTION, new] = a
+        links[T_PLAYER, new] = -1
+        links[T_CHILD, node] = new
+        stats[S_VISITS, new] = 0.0
+        stats[S_AVAIL, new] = 0.0
+        stats[S_REWARD, new] = 0.0
+        stats[S_PRIOR, new] = prior[a]
+    return True
+
+
+@njit(cache=True)
+def _missing(links: np.ndarray, node: int, mask: np.ndarray, n_legal: int) -> bool:
+    """Whether a legal decision of ``mask`` has no child of ``node``."""
+    have = 0
+    ch = links[T_CHILD, node]
+    while ch != NO_NODE:
+        if mask[links[T_ACTION, ch]]:
+            have += 1
+        ch = links[T_SIBLING, ch]
+    return have < n_legal
+
+
+@njit(cache=True)
+def _select(links: np.ndarray, stats: np.ndarray, node: int, mask: np.ndarray, c: float) -> int:
+    """The legal child of ``node`` with the best PUCT score (module docstring); counts
+    one availability for every legal child."""
+    best = NO_NODE
+    best_score = -1e300
+    ch = links[T_CHILD, node]
+    while ch != NO_NODE:
+        if mask[links[T_ACTION, ch]]:
+            stats[S_AVAIL, ch] += 1.0
+            n = stats[S_VISITS, ch]
+            q = stats[S_REWARD, ch] / n if n > 0.0 else 0.5
+            score = q + c * stats[S_PRIOR, ch] * math.sqrt(stats[S_AVAIL, ch]) / (1.0 + n)
+            if score > best_score:
+                best_score = score
+                best = ch
+        ch = links[T_SIBLING, ch]
+    return best
+
+
+@njit(cache=True)
+def _iterate_net(
+    obs: np.ndarray,
+    work: np.ndarray,
+    mask: np.ndarray,
+    reward: np.ndarray,
+    links: np.ndarray,
+    stats: np.ndarray,
+    size: np.ndarray,
+    iterations: int,
+    c: float,
+    rng: np.ndarray,
+    x: np.ndarray,
+    off: np.ndarray,
+    policy: np.ndarray,
+    value: np.ndarray,
+    weights: tuple[np.ndarray, ...],
+    legal_mask: _search.LegalMaskFn,
+    apply: _search.ApplyFn,
+    determinize_into: _search.DeterminizeFn,
+    rewards: _search.RewardsFn,
+    encode: EncodeFn,
+    table_a: np.ndarray,
+    table_b: np.ndarray,
+) -> int:
+    """Run ``iterations`` iterations (module docstring) from observation ``obs``; returns
+    how many ran (fewer when the tree is full), or -1 if a determinization failed."""
+    w1, b1, w2, b2, wp, bp, wv, bv, scale = weights
+    n_seats = reward.shape[0]
+    done = 0
+    for _ in range(iterations):
+        if determinize_into(obs, work, rng) < 0:
+            return -1
+        s = state_record(work)
+        node = 0
+        full = False
+        while True:
+            if s.current < 0:
+                rewards(work, reward)
+                break
+            n_legal = legal_mask(work, mask)
+            if n_legal == 0:
+                for p in range(n_seats):
+                    reward[p] = 0.0
+                break
+            player = np.int64(s.current)
+            leaf = links[T_CHILD, node] == NO_NODE
+            if leaf or _missing(links, node, mask, n_legal):
+                x[:] = 0.0
+                encode(work, player, x, off, table_a, table_b)
+                _network.forward(x, w1, b1, w2, b2, wp, bp, wv, bv, scale, mask, policy, value)
+                if not _add_children(links, stats, size, node, mask, policy):
+                    full = True
+                if leaf:
+                    for p in range(n_seats):
+                        reward[p] = value[(p - player + n_seats) % n_seats]
+                    break
+            nxt = _select(links, stats, node, mask, c)
+            if nxt == NO_NODE:  # the tree is full and no legal child exists
+                full = True
+                for p in range(n_seats):
+                    reward[p] = 0.0
+                break
+            links[T_PLAYER, nxt] = player
+            apply(work, links[T_ACTION, nxt])
+            node = nxt
+        while node > 0:
+            stats[S_VISITS, node] += 1.0
+            stats[S_REWARD, node] += reward[links[T_PLAYER, node]]
+            node = links[T_PARENT, node]
+        stats[S_VISITS, 0] += 1.0
+        done += 1
+        if full:
+            return done
+    return done
+
+
+@njit(cache=True)
+def _encode_classic(  # pragma: no cover - compiled
+    arr: np.ndarray,
+    me: int | np.int64,
+    x: np.ndarray,
+    off: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+) -> None:
+    encode_classic(arr, me, True, x, off, a, b)
+
+
+@njit(cache=True)
+def _encode_duel(  # pragma: no cover - compiled
+    arr: np.ndarray,
+    me: int | np.int64,
+    x: np.ndarray,
+    off: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+) -> None:
+    encode_duel(arr, me, True, x, off, a, b)
+
+
+@njit(cache=True)
+def net_search_classic(
+    obs: np.ndarray,
+    work: np.ndarray,
+    mask: np.ndarray,
+    reward: np.ndarray,
+    links: np.ndarray,
+    stats: np.ndarray,
+    size: np.ndarray,
+    iterations: int,
+    c: float,
+    rng: np.ndarray,
+    x: np.ndarray,
+    off: np.ndarray,
+    policy: np.ndarray,
+    value: np.ndarray,
+    weights: tuple[np.ndarray, ...],
+    tables: tuple[np.ndarray, np.ndarray],
+) -> int:
+    """:func:`_iterate_net` for classic Splendor (``x``: the tensor buffer, ``off``: the
+    field offsets of :func:`splendor.encoding.field_offsets`; ``policy`` and ``value``:
+    buffers of the network's outputs; ``weights``: :meth:`PolicyValueNet.arrays`;
+    ``tables``: :func:`splendor.encoding.card_tables`)."""
+    return _iterate_net(
+        obs,
+        work,
+        mask,
+        reward,
+        links,
+        stats,
+        size,
+        iterations,
+        c,
+        rng,
+        x,
+        off,
+        policy,
+        value,
+        weights,
+        classic_rules.legal_mask,
+        classic_rules.apply,
+        classic_rules.determinize_into,
+        classic_rules.rewards,
+        _encode_classic,
+        tables[0],
+        tables[1],
+    )
+
+
+@njit(cache=True)
+def net_search_duel(
+    obs: np.ndarray,
+    work: np.ndarray,
+    mask: np.ndarray,
+    reward: np.ndarray,
+    links: np.ndarray,
+    stats: np.ndarray,
+    size: np.ndarray,
+    iterations: int,
+    c: float,
+    rng: np.ndarray,
+    x: np.ndarray,
+    off: np.ndarray,
+    policy: np.ndarray,
+    value: np.ndarray,
+    weights: tuple[np.ndarray, ...],
+    tables: tuple[np.ndarray, np.ndarray],
+) -> int:
+    """:func:`_iterate_net` for Splendor Duel (arguments as :func:`net_search_classic`)."""
+    return _iterate_net(
+        obs,
+        work,
+        mask,
+        reward,
+        links,
+        stats,
+        size,
+        iterations,
+        c,
+        rng,
+        x,
+        off,
+        policy,
+        value,
+        weights,
+        duel_rules.legal_mask,
+        duel_rules.apply,
+        duel_rules.determinize_into,
+        duel_rules.rewards,
+        _encode_duel,
+        tables[0],
+        tables[1],
+    )
+
+
+__all__ = ["S_FIELDS", "S_PRIOR", "net_search_classic", "net_search_duel", "new_tree"]

@@ -1,0 +1,90 @@
+"""The search guided by a policy + value network (:mod:`splendor.bots.net_search`, issue
+17): the tree it grows from a seat's observation (never the true state, C16 / D22)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from splendor import classic, duel
+from splendor.bots import net_search
+from splendor.bots.network import PolicyValueNet
+from splendor.bots.search import NO_NODE, T_ACTION, T_CHILD, T_PARENT, T_SIBLING
+from splendor.core import seed_rng
+from splendor.encoding import card_tables, field_offsets, observation_size
+
+
+def _search(game: str, observation, net: PolicyValueNet, iterations: int, capacity: int):
+    module = classic if game == "classic" else duel
+    kernel = net_search.net_search_classic if game == "classic" else net_search.net_search_duel
+    obs = observation.array
+    n = observation.num_players
+    links, stats, size = net_search.new_tree(capacity)
+    rng = np.zeros(1, np.uint64)
+    seed_rng(rng, 11)
+    done = kernel(
+        obs,
+        np.zeros(1, dtype=obs.dtype),
+        np.zeros(module.NUM_ACTIONS, np.bool_),
+        np.zeros(n),
+        links,
+        stats,
+        size,
+        iterations,
+        1.5,
+        rng,
+        np.zeros(observation_size(game, n), np.float32),
+        field_offsets(game, n),
+        np.zeros(module.NUM_ACTIONS),
+        np.zeros(n),
+        net.arrays(),
+        card_tables(game),
+    )
+    return done, links, stats, int(size[0])
+
+
+def _children(links, node: int) -> list[int]:
+    out, ch = [], int(links[T_CHILD, node])
+    while ch != NO_NODE:
+        out.append(ch)
+        ch = int(links[T_SIBLING, ch])
+    return out
+
+
+@pytest.mark.parametrize("game, players", [("classic", 2), ("classic", 3), ("duel", 2)])
+def test_the_tree_follows_the_rules_and_the_networks_priors(game: str, players: int) -> None:
+    module = classic if game == "classic" else duel
+    net = PolicyValueNet.initial(game, players, hidden=(32, 16), seed=2)
+    rng = np.random.default_rng(4)
+    state = module.new_game(players, seed=5)
+    for _ in range(20):  # a position in the game, not only the deal
+        legal = state.legal_actions()
+        state.apply(legal[rng.integers(len(legal))])
+    seat = state.current_player
+    done, links, stats, size = _search(game, state.observation(seat), net, 300, 200_000)
+    assert done == 300 and stats[0, 0] == 300
+    root = _children(links, 0)
+    # the root's children: the legal decisions of the seat, with the network's policy
+    assert sorted(int(links[T_ACTION, c]) for c in root) == sorted(
+        a.id for a in state.legal_actions()
+    )
+    policy, _ = net.evaluate(state, seat)  # what the seat sees is the same in every deal
+    for c in root:
+        assert stats[net_search.S_PRIOR, c] == pytest.approx(policy[links[T_ACTION, c]])
+    assert sum(stats[net_search.S_PRIOR, c] for c in root) == pytest.approx(1.0)
+    # visits add up, every mean reward is a reward (in [0, 1])
+    assert sum(stats[0, c] for c in root) == done - 1  # the first iteration evaluates the root
+    for node in range(1, size):
+        assert int(links[T_PARENT, node]) < node
+        if stats[0, node]:
+            assert 0.0 <= stats[2, node] / stats[0, node] <= 1.0
+    # the most visited decision at the root is legal
+    best = max(root, key=lambda c: stats[0, c])
+    assert state.legal_mask()[links[T_ACTION, best]]
+
+
+def test_a_full_tree_stops_the_search() -> None:
+    net = PolicyValueNet.initial("classic", 2, hidden=(8, 4))
+    state = classic.new_game(2, seed=1)
+    done, _links, _stats, size = _search("classic", state.observation(0), net, 10_000, 200)
+    assert 0 < done < 10_000 and size <= 200
