@@ -95,7 +95,7 @@ def test_json_output_is_the_results_document(tmp_path):
     "args,message",
     [
         (["--bots", "random,wizard"], "unknown bot 'wizard'; known bots: random, greedy"),
-        (["--bots", "random,mcts:fast"], "bad MCTS budget"),
+        (["--bots", "random,mcts:fast"], "bad search budget"),
         (["--bots", "random"], "at least two bots"),
         (["--players", "5"], "2 to 4 players"),
         (["--game", "duel", "--players", "3"], "2 to 2 players"),

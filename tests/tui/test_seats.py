@@ -54,7 +54,7 @@ def test_specs_are_checked_but_bots_are_not_built(monkeypatch):
         ("human,bogus", "--seats: seat 1 is 'bogus'; each seat is one of " + SEAT_FORMS),
         (
             "mcts:xyz",
-            "--seats: seat 0 is 'mcts:xyz': bad MCTS budget 'xyz' in 'mcts:xyz': use "
+            "--seats: seat 0 is 'mcts:xyz': bad search budget 'xyz' in 'mcts:xyz': use "
             "seconds ('1s', '0.5s'), milliseconds ('250ms') or a positive number of "
             "iterations ('5000')",
         ),

@@ -13,6 +13,9 @@ given. Specs:
 ``mcts:5000``              MCTS with a budget of 5,000 iterations (deterministic per seed)
 ``mcts:1s:random``         the playout policy: ``greedy``, ``heuristic`` or ``random``
                            (default per game: greedy for classic, heuristic for Duel)
+``net:FILE.npz``           search guided by a policy + value network (1 s per decision;
+                           :mod:`splendor.bots.net_bot`)
+``net:800:FILE.npz``       the same with a budget (``800`` iterations, ``1s``, ``250ms``)
 ``easy|medium|hard``       the difficulty levels for people (:data:`LEVELS`)
 ``external:CMD``           a program speaking the JSON-lines bot protocol (README)
 =========================  ===============================================================
@@ -25,7 +28,16 @@ from dataclasses import dataclass
 from .base import Bot
 from .random_bot import RandomBot
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts", "easy", "medium", "hard", "external")
+BOT_NAMES: tuple[str, ...] = (
+    "random",
+    "greedy",
+    "mcts",
+    "net",
+    "easy",
+    "medium",
+    "hard",
+    "external",
+)
 """The kinds of bot spec accepted by :func:`make_bot`."""
 
 LEVELS: dict[str, str] = {
@@ -52,7 +64,8 @@ class BotSpec:
         iterations: MCTS iteration budget per decision, or None.
         playout: MCTS playout policy (one of :data:`PLAYOUTS`), or None for the game's
             default.
-        command: the external program's command line (``external`` only).
+        command: the external program's command line (``external`` only), or the
+            network file (``net`` only).
     """
 
     kind: str
@@ -80,7 +93,7 @@ def _budget(text: str, spec: str) -> tuple[float | None, int | None]:
         return value, None
     except ValueError:
         raise ValueError(
-            f"bad MCTS budget {text!r} in {spec!r}: use seconds ('1s', '0.5s'), "
+            f"bad search budget {text!r} in {spec!r}: use seconds ('1s', '0.5s'), "
             "milliseconds ('250ms') or a positive number of iterations ('5000')"
         ) from None
 
@@ -124,6 +137,16 @@ def parse_bot_spec(spec: str) -> BotSpec:
         return BotSpec(
             "mcts", "mcts" + (":" + ":".join(parts) if parts else ""), seconds, iterations, playout
         )
+    if kind == "net":
+        first, _, path = rest.partition(":")
+        seconds, iterations = 1.0, None
+        if path:
+            seconds, iterations = _budget(first, raw)
+        else:
+            path = first
+        if not path.strip():
+            raise ValueError("the network bot needs a network file: net:FILE.npz")
+        return BotSpec("net", raw, seconds, iterations, command=path.strip())
     raise ValueError(f"unknown bot {head.strip()!r}; known bots: {', '.join(BOT_NAMES)}")
 
 
@@ -134,7 +157,9 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     resources (external programs) have a ``close()`` method.
 
     Raises:
-        ValueError: a bad spec (see :func:`parse_bot_spec`).
+        ValueError: a bad spec (see :func:`parse_bot_spec`), or a network file that cannot
+            be read.
+        OSError: a network file that cannot be opened.
     """
     p = parse_bot_spec(spec)
     if p.kind == "random":
@@ -148,6 +173,12 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
         return MCTSBot(
             seconds=p.seconds, iterations=p.iterations, playout=p.playout, seed=seed, name=p.label
+        )
+    if p.kind == "net":
+        from .net_bot import NetBot
+
+        return NetBot(
+            p.command, seconds=p.seconds, iterations=p.iterations, seed=seed, name=p.label
         )
     from .external import ExternalBot
 
