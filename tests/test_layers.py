@@ -30,6 +30,7 @@ LAYER = {
     "match": 4,
     "arena": 4,
     "rl": 4,
+    "train": 4,
     "tui": 5,
     "server": 5,
     "cli": 6,

@@ -193,6 +193,67 @@ def bench(
 
 
 @app.command()
+def train(
+    game: str = typer.Option("classic", "--game", "-g", help="classic or duel."),
+    players: int = typer.Option(2, "--players", "-p", help="Player count the network plays."),
+    out: Path = typer.Option(..., "--out", "-o", help="The run's folder (resumed if it exists)."),
+    rounds: int = typer.Option(100, "--rounds", help="Rounds of self-play and fitting to reach."),
+    games: int = typer.Option(16, "--games", help="Self-play games per round."),
+    search: int = typer.Option(200, "--search", help="Search iterations per decision."),
+    steps: int = typer.Option(200, "--steps", help="Adam steps per round."),
+    hidden: str = typer.Option("256,128", "--hidden", help="The two hidden layers' sizes."),
+    eval_every: int = typer.Option(
+        10, "--eval-every", help="Rounds between evaluations against the previous network and mcts."
+    ),
+    eval_games: int = typer.Option(20, "--eval-games", help="Games of each evaluation."),
+    max_decisions: int = typer.Option(400, "--max-decisions", help="Cap of a self-play game."),
+    seed: int = typer.Option(0, "--seed", help="The run's seed (the same seed, the same run)."),
+) -> None:
+    """Train a policy + value network by self-play (torch, CPU); resumes an interrupted run.
+
+    Writes OUT/network.npz (play it with --seats or --bots net:OUT/network.npz),
+    OUT/log.jsonl (losses, scores against the previous network and mcts) and checkpoints.
+    """
+    import json as _json
+
+    try:
+        from .train.loop import TrainConfig
+        from .train.loop import train as run_training
+
+        sizes = tuple(int(x) for x in hidden.split(","))
+        if len(sizes) != 2:
+            raise ValueError(f"--hidden takes two sizes, got {hidden!r}")
+        config = TrainConfig(
+            game="duel" if game.lower() == "duel" else game.lower(),
+            players=players,
+            hidden=(sizes[0], sizes[1]),
+            rounds=rounds,
+            games=games,
+            search=search,
+            steps=steps,
+            eval_every=eval_every,
+            eval_games=eval_games,
+            max_decisions=max_decisions,
+            seed=seed,
+        )
+        config.check()
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    except ImportError as e:
+        typer.echo(f"error: training needs torch: pip install -e '.[train]' ({e})", err=True)
+        raise typer.Exit(2) from None
+    try:
+        run_training(config, out, report=lambda line: typer.echo(_json.dumps(line)))
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted; run the same command to resume from {out}", err=True)
+        raise typer.Exit(130) from None
+
+
+@app.command()
 def arena(
     game: str = typer.Option(
         "classic", "--game", "-g", help="Which game: classic (2-4 players) or duel (2 players)."

@@ -25,11 +25,10 @@ not see.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import TypeAlias
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from .. import encoding as _encoding
 from ..classic import rules as classic_rules
@@ -43,10 +42,6 @@ from .search import NO_NODE, T_ACTION, T_CHILD, T_PARENT, T_PLAYER, T_SIBLING
 refresh_numba_cache(
     __file__, *ENGINE_SOURCES, _network.__file__, _search.__file__, _encoding.__file__
 )
-
-EncodeFn: TypeAlias = Callable[
-    [np.ndarray, int | np.int64, np.ndarray, np.ndarray, np.ndarray, np.ndarray], None
-]
 
 S_VISITS = 0
 S_AVAIL = 1
@@ -161,7 +156,6 @@ def _iterate_net(
     apply: _search.ApplyFn,
     determinize_into: _search.DeterminizeFn,
     rewards: _search.RewardsFn,
-    encode: EncodeFn,
     table_a: np.ndarray,
     table_b: np.ndarray,
 ) -> int:
@@ -189,7 +183,7 @@ def _iterate_net(
             leaf = links[T_CHILD, node] == NO_NODE
             if leaf or _missing(links, node, mask, n_legal):
                 x[:] = 0.0
-                encode(work, player, x, off, table_a, table_b)
+                _encode_view(work, player, x, off, table_a, table_b)
                 _network.forward(x, w1, b1, w2, b2, wp, bp, wv, bv, scale, mask, policy, value)
                 if not _add_children(links, stats, size, node, mask, policy):
                     full = True
@@ -217,8 +211,7 @@ def _iterate_net(
     return done
 
 
-@njit(cache=True)
-def _encode_classic(  # pragma: no cover - compiled
+def _encode_view(
     arr: np.ndarray,
     me: int | np.int64,
     x: np.ndarray,
@@ -226,19 +219,25 @@ def _encode_classic(  # pragma: no cover - compiled
     a: np.ndarray,
     b: np.ndarray,
 ) -> None:
-    encode_classic(arr, me, True, x, off, a, b)
+    """Seat ``me``'s tensor of the full state ``arr`` into ``x``, hiding what it may not see
+    (compiled: the game's encoder is picked from ``arr``'s record type)."""
+    raise NotImplementedError("compiled only")
 
 
-@njit(cache=True)
-def _encode_duel(  # pragma: no cover - compiled
-    arr: np.ndarray,
-    me: int | np.int64,
-    x: np.ndarray,
-    off: np.ndarray,
-    a: np.ndarray,
-    b: np.ndarray,
-) -> None:
-    encode_duel(arr, me, True, x, off, a, b)
+@overload(_encode_view)
+def _encode_view_impl(arr, me, x, off, a, b):  # type: ignore[no-untyped-def]
+    # (no annotations: numba compares this signature with the implementations' own)
+    if "board" in arr.dtype.fields:  # a Splendor Duel state
+
+        def duel_view(arr, me, x, off, a, b):  # type: ignore[no-untyped-def]  # pragma: no cover
+            encode_duel(arr, me, True, x, off, a, b)
+
+        return duel_view
+
+    def classic_view(arr, me, x, off, a, b):  # type: ignore[no-untyped-def]  # pragma: no cover
+        encode_classic(arr, me, True, x, off, a, b)
+
+    return classic_view
 
 
 @njit(cache=True)
@@ -284,7 +283,6 @@ def net_search_classic(
         classic_rules.apply,
         classic_rules.determinize_into,
         classic_rules.rewards,
-        _encode_classic,
         tables[0],
         tables[1],
     )
@@ -330,7 +328,6 @@ def net_search_duel(
         duel_rules.apply,
         duel_rules.determinize_into,
         duel_rules.rewards,
-        _encode_duel,
         tables[0],
         tables[1],
     )
