@@ -66,8 +66,11 @@ def test_serial_and_local_backends_give_identical_results(serial_runs, tmp_path)
     assert [s["index"] for s in done] == [0, 1, 2, 3, 100, 101, 102, 103]
     for i, game in enumerate(tasks):
         local = [dict(s, index=s["index"] - 100 * i) for s in done[4 * i : 4 * i + 4]]
+        # each seat's style (issue 17) is in the summaries, not in the public game list
+        assert all(len(s["style"]) == len(s["bots"]) for s in local)
         local = [
-            {k: v for k, v in s.items() if k not in ("think_s", "seat_decisions")} for s in local
+            {k: v for k, v in s.items() if k not in ("think_s", "seat_decisions", "style")}
+            for s in local
         ]
         assert local == _games(serial_runs[game]), game
         assert len(local) == 4
