@@ -130,11 +130,12 @@ def describe(effect: Effect, names: Sequence[str], letters: str, language: str =
     raise ValueError(f"effect kind must be one of {', '.join(KINDS)}, got {effect.kind!r}")
 
 
-def described(
-    effects: Sequence[Effect], names: Sequence[str], letters: str
-) -> list[dict[str, Any]]:
+def described(effects: Sequence[Effect], num_players: int, letters: str) -> list[dict[str, Any]]:
     """``effects`` in JSON form, each with its sentence in every language under ``"text"``
-    (``{"en": ..., "fr": ..., "nl": ...}``): what a log entry sent to browsers carries."""
+    (``{"en": ..., "fr": ..., "nl": ...}``): what a log entry sent to browsers carries.
+    The players are left as ``{seat0}``, ``{seat1}``... for the reader to fill with the
+    names it shows (a bot's name in the reader's language, say)."""
+    names = [f"{{seat{k}}}" for k in range(num_players)]
     return [
         {**e.to_dict(), "text": {lang: describe(e, names, letters, lang) for lang in LANGUAGES}}
         for e in effects

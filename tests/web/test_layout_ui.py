@@ -77,7 +77,12 @@ def marked(game: str, notations: list[str]) -> list[str]:
         w = n.split()
         if game == "splendor" and w[0] in ("take", "return"):
             out += [f"[data-testid=supply-{c}]" for c in w[1:]]
-        elif game == "duel" and all(CELL.match(c) for c in w[1:]) and len(w) > 1:
+        elif (
+            game == "duel"
+            and w[0] != "reserve"
+            and len(w) > 1
+            and all(CELL.match(c) for c in w[1:])
+        ):  # "reserve d3" is the level-3 deck, not the cell d3
             out += [f"[data-testid=cell-{c}]" for c in w[1:]]
         elif w[0] in ("buy", "reserve") and SLOT.match(w[1]):
             out.append(f"[data-testid='card-{w[1]}']")

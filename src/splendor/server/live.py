@@ -168,10 +168,6 @@ class LiveGame:
             self.effects[len(self.moves)] = effects
         self.moves.append((seat, notation))
 
-    def names(self) -> list[str]:
-        """The seats' names, by seat."""
-        return [s.name for s in sorted(self.seats, key=lambda s: s.seat)]
-
     @property
     def finished(self) -> bool:
         return self.result is not None or self.state.is_terminal
@@ -204,7 +200,6 @@ def replay(
     """
     module = get_game(stored.game)
     state = module.new_game(stored.num_players, stored.seed, **stored.options)
-    names = [s.name for s in sorted(stored.seats, key=lambda s: s.seat)]
     effects: dict[int, list[dict[str, Any]]] = {}
     for i, (seat, text) in enumerate(stored.moves):
         if state.current_player != seat:
@@ -220,7 +215,7 @@ def replay(
             raise RuntimeError(
                 f"game {stored.id}: stored move {i} ({text!r}) does not replay: {e}"
             ) from None
-        found = move_effects(stored.game, before, action, state, names)
+        found = move_effects(stored.game, before, action, state)
         if found:
             effects[i] = found
     return state, final_result(stored.result, state), effects

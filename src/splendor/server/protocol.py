@@ -368,16 +368,16 @@ def log_entries(
     ]
 
 
-def move_effects(
-    game: str, before: Any, action: Any, after: Any, names: Sequence[str]
-) -> list[dict[str, Any]]:
+def move_effects(game: str, before: Any, action: Any, after: Any) -> list[dict[str, Any]]:
     """What the decision ``action`` did besides its notation (a noble's visit without a
     choice, C12; privileges, Duel abilities resolved without a choice, extra turns, D7-D19:
     :mod:`splendor.effects`), as a log entry's ``"effects"``: each effect's fields plus
-    ``"text"``, its sentence in every language (``{"en", "fr", "nl"}``), players called by
-    ``names``. ``before`` and ``after`` are the full states around the decision."""
+    ``"text"``, its sentence in every language (``{"en", "fr", "nl"}``) with the players
+    written ``{seat0}``, ``{seat1}``... for the client to fill with the names it shows.
+    ``before`` and ``after`` are the full states around the decision."""
     module = get_game(game)
-    return described(module.effects_of(before, action, after), names, module.TOKEN_LETTERS)
+    found = module.effects_of(before, action, after)
+    return described(found, after.num_players, module.TOKEN_LETTERS)
 
 
 def dumps(value: Any) -> str:

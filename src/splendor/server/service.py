@@ -1028,7 +1028,7 @@ class GameService:
                 error=_first_line(e),
             ) from e
         self._database_back()
-        effects = move_effects(live.game, live.state, action, new, live.names())
+        effects = move_effects(live.game, live.state, action, new)
         live.state = new
         live.add_move(seat, notation, note, effects)
         live.result = result
@@ -1270,7 +1270,7 @@ class GameService:
                     state.apply(action)
                 except ValueError:
                     return False
-                effects.append(move_effects(live.game, before, action, state, live.names()))
+                effects.append(move_effects(live.game, before, action, state))
         base = len(live.moves)
         live.state = state
         for k, (seat, text) in enumerate(tail.moves):

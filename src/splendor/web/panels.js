@@ -8,7 +8,7 @@ import { classicCard, duelCard, nobleTile, royalTile, tokenChip } from "./cards.
 import { choiceDialog, optionButton } from "./dialog.js";
 import { cellToken } from "./duel_view.js";
 import { N_, language, nodes, t, tn } from "./i18n.js";
-import { CLASSIC_LETTERS, DUEL_LETTERS, botName, cellName, h, seatName } from "./util.js";
+import { CLASSIC_LETTERS, DUEL_LETTERS, botName, cellName, effectText, h, seatName } from "./util.js";
 
 /** What the player is asked to do, by game and phase (English: show them with `t()`). */
 export const PHASE_HINT = {
@@ -125,7 +125,7 @@ export function renderLog(s, open = true, onToggle = null) {
     // what the rules did besides the notation (privileges, abilities without a choice,
     // a noble's visit, an extra turn): the server's sentence in the reader's language
     ...(l.effects || []).map((e) => h("div", { class: `log-effect effect-${e.kind}`, dataset: { testid: "log-effect", kind: e.kind } },
-      (e.text && (e.text[language()] || e.text.en)) || e.kind))));
+      effectText(e, s.seats, language())))));
   return h("details", { class: "log", open: open ? true : null, ontoggle: onToggle ? (ev) => onToggle(ev.currentTarget.open) : null },
     h("summary", {}, h("h3", {}, t("Moves")), h("span", { class: "count" }, String(log.length))),
     h("ol", { class: "log-list", dataset: { testid: "log" } }, items));

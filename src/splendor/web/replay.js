@@ -9,7 +9,7 @@ import { language, t } from "./i18n.js";
 import { renderClassic } from "./classic_view.js";
 import { renderDuel } from "./duel_view.js";
 import { renderResult } from "./result.js";
-import { h, replaceChildren, seatName } from "./util.js";
+import { effectText, h, replaceChildren, seatName } from "./util.js";
 
 /** Controller of the replay page. */
 export class ReplayPage {
@@ -81,7 +81,7 @@ export class ReplayPage {
     }, h("span", { class: "idx" }, `${fr.move}.`), ` ${seatName(d.seats, fr.seat)}: `, h("code", {}, fr.notation),
     // what the rules did besides the notation, in the reader's language
     ...(fr.effects || []).map((e) => h("div", { class: `log-effect effect-${e.kind}`, dataset: { testid: "log-effect", kind: e.kind } },
-      (e.text && (e.text[language()] || e.text.en)) || e.kind))) : null));
+      effectText(e, d.seats, language())))) : null));
     this.root.dataset.testid = "replay-root";
     this.root.dataset.frame = String(this.index);
     replaceChildren(this.root,

@@ -110,6 +110,19 @@ export function seatName(seats, seat) {
   return s.name || t("seat {seat}", { seat });
 }
 
+/**
+ * The sentence of an effect of a move (a log entry's `effects`, from the server) in the
+ * reader's language, its players (`{seat0}`, `{seat1}`...) named as the page names them.
+ * @param {Object} effect `{kind, text: {en, fr, nl}, ...}`
+ * @param {Array} seats the state message's seats
+ * @param {string} lang the reader's language
+ * @returns {string}
+ */
+export function effectText(effect, seats, lang) {
+  const text = (effect.text && (effect.text[lang] || effect.text.en)) || effect.kind;
+  return text.replace(/\{seat(\d)\}/g, (_, k) => seatName(seats, Number(k)));
+}
+
 /** Duel cell index (0..24, row-major) → name `a1`..`e5`. */
 export function cellName(i) {
   return "abcde"[i % 5] + String(Math.floor(i / 5) + 1);
