@@ -208,6 +208,28 @@ def train(
     eval_games: int = typer.Option(20, "--eval-games", help="Games of each evaluation."),
     max_decisions: int = typer.Option(400, "--max-decisions", help="Cap of a self-play game."),
     seed: int = typer.Option(0, "--seed", help="The run's seed (the same seed, the same run)."),
+    teacher: str = typer.Option(
+        "", "--teacher", help="An mcts spec with iterations (mcts:800) playing the first rounds."
+    ),
+    teacher_rounds: int = typer.Option(0, "--teacher-rounds", help="Rounds the teacher plays."),
+    noise: float = typer.Option(0.25, "--noise", help="Dirichlet noise share at the root."),
+    explore: int = typer.Option(20, "--explore", help="Decisions per game sampled, not argmax."),
+    holdout: int = typer.Option(8, "--holdout", help="Every N-th game is held out (0: none)."),
+    batch: int = typer.Option(256, "--batch", help="Rows per Adam step."),
+    lr: float = typer.Option(1e-3, "--lr", help="Adam's learning rate."),
+    buffer: int = typer.Option(100_000, "--buffer", help="Most recent examples fitted."),
+    workers: int = typer.Option(1, "--workers", "-j", help="Processes playing the games."),
+    init: str = typer.Option("", "--init", help="A network file to start from (not random)."),
+    mix: float = typer.Option(
+        0.0, "--mix", help="Weight of playouts in the search's evaluation (0: the value alone)."
+    ),
+    exploration: float = typer.Option(1.5, "--exploration", help="The search's PUCT constant."),
+    search_value: float = typer.Option(
+        0.5, "--search-value", help="Weight of the search's value in the value target."
+    ),
+    eval_seconds: float = typer.Option(
+        0.0, "--eval-seconds", help="Also score against mcts at this time per decision."
+    ),
 ) -> None:
     """Train a policy + value network by self-play (torch, CPU); resumes an interrupted run.
 
@@ -235,6 +257,20 @@ def train(
             eval_games=eval_games,
             max_decisions=max_decisions,
             seed=seed,
+            teacher=teacher,
+            teacher_rounds=teacher_rounds,
+            noise=noise,
+            explore=explore,
+            holdout=holdout,
+            batch=batch,
+            lr=lr,
+            buffer=buffer,
+            workers=workers,
+            eval_seconds=eval_seconds,
+            search_value=search_value,
+            init=init,
+            mix=mix,
+            exploration=exploration,
         )
         config.check()
     except ValueError as e:

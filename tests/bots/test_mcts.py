@@ -222,3 +222,46 @@ def test_bad_specs_name_what_is_allowed(spec):
     with pytest.raises(ValueError) as e:
         parse_bot_spec(spec)
     assert any(w in str(e.value) for w in ("budget", "playout", "options", "takes no"))
+
+
+def test_run_budget_counts_stops_and_refuses() -> None:
+    """The budget loop both bots share (:func:`splendor.bots.search.run_budget`)."""
+    from splendor.bots import search as _search
+
+    links, stats, _size = _search.new_tree(8)
+    calls: list[int] = []
+
+    def step(want: int) -> int:
+        calls.append(want)
+        return want
+
+    assert (
+        _search.run_budget(
+            step, links, stats, seconds=None, iterations=70, early_stop=False, chunk=32
+        )
+        == 70
+    )
+    assert calls == [32, 32, 6]
+    # a full tree ends the search with what ran
+    assert (
+        _search.run_budget(
+            lambda want: want - 1, links, stats, seconds=None, iterations=70, early_stop=False
+        )
+        == 31
+    )
+    # a decided root ends it early: one child with 50 visits, 30 iterations left
+    links[_search.T_CHILD, 0] = 1
+    stats[0, 1] = 50.0
+    calls.clear()
+    assert (
+        _search.run_budget(
+            step, links, stats, seconds=None, iterations=40, early_stop=True, chunk=10
+        )
+        == 10
+    )
+    with pytest.raises(ValueError, match="cannot be determinized"):
+        _search.run_budget(
+            lambda want: -1, links, stats, seconds=1.0, iterations=None, early_stop=False
+        )
+    with pytest.raises(ValueError, match="needs a budget"):
+        _search.run_budget(step, links, stats, seconds=None, iterations=None, early_stop=False)

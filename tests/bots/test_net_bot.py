@@ -39,8 +39,10 @@ def test_specs_and_mismatches_are_refused_clearly(tmp_path) -> None:
     p = parse_bot_spec("net:250ms:nets/a.npz")
     assert (p.kind, p.seconds, p.command) == ("net", 0.25, "nets/a.npz")
     assert parse_bot_spec("net:800:a.npz").iterations == 800
-    with pytest.raises(ValueError, match="needs a network file"):
-        parse_bot_spec("net:")
+    assert parse_bot_spec("net:800").iterations == 800 and parse_bot_spec("net:800").command == ""
+    assert (parse_bot_spec("net").seconds, parse_bot_spec("net:2s").seconds) == (1.0, 2.0)
+    with pytest.raises(ValueError, match="no network file after the budget"):
+        parse_bot_spec("net:1s:")
     with pytest.raises(ValueError, match="bad search budget"):
         parse_bot_spec("net:soon:a.npz")
     with pytest.raises((ValueError, OSError)):
@@ -51,3 +53,44 @@ def test_specs_and_mismatches_are_refused_clearly(tmp_path) -> None:
         NetBot(net, iterations=5).choose(state.observation(0), state.legal_actions())
     with pytest.raises(ValueError, match="positive budget"):
         NetBot(net, seconds=0)
+
+
+def test_the_shipped_network_or_mcts_where_none_ships(tmp_path, monkeypatch) -> None:
+    """``net`` without a file plays the network shipped for the game and player count
+    (:mod:`splendor.bots.nets`), and MCTS with the same budget where none ships."""
+    from splendor.bots import net_bot
+    from splendor.bots.mcts import MCTSBot
+
+    path = PolicyValueNet.initial("classic", 2, hidden=(16, 8), seed=3).save(tmp_path / "c.npz")
+    monkeypatch.setattr(
+        net_bot, "shipped_path", lambda game, n: path if (game, n) == ("classic", 2) else None
+    )
+    two, four = classic.new_game(2, seed=1), classic.new_game(4, seed=1)
+    bot = make_bot("net:30", seed=5)
+    links, stats = bot.search(two.observation(0))
+    assert stats.shape[0] == 4 and bot.last.iterations == 30  # the network's tree (priors)
+    links, stats = bot.search(four.observation(0))
+    assert stats.shape[0] == 3  # MCTS's tree
+    mcts = MCTSBot(iterations=30, seed=5)
+    mcts.search(four.observation(0))
+    assert bot.last.visits == mcts.last.visits  # the same search, budget and seed
+
+
+def test_a_network_carries_its_play_settings() -> None:
+    """``mix`` and ``exploration`` left out are the network's ``info["play"]``."""
+    net = PolicyValueNet.initial("duel", 2, hidden=(16, 8), seed=4)
+    tuned = PolicyValueNet(**{**net.__dict__, "info": {"play": {"mix": 1.0, "exploration": 0.7}}})
+    state = duel.new_game(seed=6)
+    obs = state.observation(state.current_player)
+
+    def visits(bot: NetBot) -> dict[str, int]:
+        bot.search(obs)
+        assert bot.last is not None
+        return bot.last.visits
+
+    by_info = visits(NetBot(tuned, iterations=200, seed=2, early_stop=False))
+    explicit = visits(
+        NetBot(net, iterations=200, seed=2, mix=1.0, exploration=0.7, early_stop=False)
+    )
+    default = visits(NetBot(net, iterations=200, seed=2, early_stop=False))
+    assert by_info == explicit and by_info != default

@@ -14,7 +14,15 @@ from splendor.core import seed_rng
 from splendor.encoding import card_tables, field_offsets, observation_size
 
 
-def _search(game: str, observation, net: PolicyValueNet, iterations: int, capacity: int):
+def _search(
+    game: str,
+    observation,
+    net: PolicyValueNet,
+    iterations: int,
+    capacity: int,
+    mix: float = 0.0,
+    max_playout: int = 1 << 30,
+):
     module = classic if game == "classic" else duel
     kernel = net_search.net_search_classic if game == "classic" else net_search.net_search_duel
     obs = observation.array
@@ -39,6 +47,8 @@ def _search(game: str, observation, net: PolicyValueNet, iterations: int, capaci
         np.zeros(n),
         net.arrays(),
         card_tables(game),
+        mix,
+        max_playout,
     )
     return done, links, stats, int(size[0])
 
@@ -88,3 +98,22 @@ def test_a_full_tree_stops_the_search() -> None:
     state = classic.new_game(2, seed=1)
     done, _links, _stats, size = _search("classic", state.observation(0), net, 10_000, 200)
     assert 0 < done < 10_000 and size <= 200
+
+
+@pytest.mark.parametrize("game, depth", [("classic", 1 << 30), ("duel", 16)])
+def test_with_mix_1_playouts_alone_evaluate(game: str, depth: int) -> None:
+    """``mix`` weighs playouts against the network's value (AlphaGo's mixed evaluation): at
+    1 the value head plays no part, at 0 it is the whole evaluation."""
+    module = classic if game == "classic" else duel
+    net = PolicyValueNet.initial(game, 2, hidden=(32, 16), seed=2)
+    other = PolicyValueNet(**{**net.__dict__, "wv": net.wv * 5 + 0.3, "bv": net.bv + 1.0})
+    state = module.new_game(2, seed=6)
+    obs = state.observation(state.current_player)
+
+    def tree(n: PolicyValueNet, mix: float) -> np.ndarray:
+        _done, _links, stats, size = _search(game, obs, n, 200, 50_000, mix, depth)
+        return stats[:, :size]
+
+    assert np.array_equal(tree(net, 1.0), tree(other, 1.0))
+    assert not np.array_equal(tree(net, 0.0), tree(other, 0.0))
+    assert not np.array_equal(tree(net, 0.5), tree(net, 0.0))

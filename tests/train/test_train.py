@@ -14,6 +14,7 @@ torch = pytest.importorskip("torch")
 from typer.testing import CliRunner  # noqa: E402
 
 from splendor import classic, duel  # noqa: E402
+from splendor.bots.net_bot import NetBot  # noqa: E402
 from splendor.bots.network import PolicyValueNet, forward  # noqa: E402
 from splendor.cli import app  # noqa: E402
 from splendor.encoding import seat_tensor  # noqa: E402
@@ -36,7 +37,9 @@ TINY = {
 @pytest.mark.parametrize("game", ["classic", "duel"])
 def test_self_play_examples_are_what_the_search_saw(game: str) -> None:
     net = PolicyValueNet.initial(game, 2, hidden=(16, 8), seed=1)
-    examples, actions, winners = self_play(net, iterations=8, seed=3, max_decisions=80)
+    examples, actions, winners = self_play(
+        NetBot(net, iterations=8, seed=3), game, 2, seed=3, max_decisions=80
+    )
     assert 0 < len(examples) <= len(actions) <= 80
     assert np.allclose(examples.pi.sum(axis=1), 1.0)
     assert not (examples.pi * ~examples.mask).any()  # visits only on legal decisions
@@ -46,7 +49,7 @@ def test_self_play_examples_are_what_the_search_saw(game: str) -> None:
     state = module.new_game(2, 3)
     assert np.array_equal(examples.x[0], seat_tensor(state, state.current_player))
     # the same seed, the same game
-    again = self_play(net, iterations=8, seed=3, max_decisions=80)
+    again = self_play(NetBot(net, iterations=8, seed=3), game, 2, seed=3, max_decisions=80)
     assert again[1] == actions and np.array_equal(again[0].pi, examples.pi)
 
 
@@ -79,6 +82,7 @@ def test_a_tiny_run_resumes_and_is_deterministic(tmp_path) -> None:
     assert 0.0 <= log[1]["score_vs_previous"] <= 1.0 and 0.0 <= log[1]["score_vs_mcts"] <= 1.0
     net = PolicyValueNet.load(tmp_path / "a" / "network.npz")
     assert net.info["round"] == 2 and net.info["config"]["seed"] == 5
+    assert net.info["play"] == {"mix": 0.0, "exploration": 1.5}  # how a bot plays it
     # the same run stopped after round 1 and resumed: the same network
     train(TrainConfig(game="duel", rounds=1, seed=5, **TINY), tmp_path / "b")
     train(config, tmp_path / "b")
@@ -104,3 +108,95 @@ def test_the_train_command(tmp_path) -> None:
     assert bad.exit_code == 2 and "two sizes" in bad.output
     bad = runner.invoke(app, ["train", "--out", str(tmp_path / "y"), "--game", "duel", "-p", "3"])
     assert bad.exit_code == 2 and "Splendor Duel has 2 players" in bad.output
+
+
+def test_a_teacher_starts_the_run_and_workers_change_nothing(tmp_path) -> None:
+    """Expert iteration: round 1 is played by mcts, round 2 by the network; two worker
+    processes give the same run as one, and held-out games give the ``val_*`` losses."""
+    settings = {**TINY, "eval_every": 0, "games": 4, "holdout": 2}
+    config = TrainConfig(rounds=2, seed=3, teacher="mcts:12", teacher_rounds=1, **settings)
+    lines: list[dict] = []
+    train(config, tmp_path / "one", report=lines.append)
+    assert [x["teacher"] for x in lines] == [True, False]
+    assert all(np.isfinite(x["val_value"]) and x["val_policy"] > 0 for x in lines)
+    two = TrainConfig(rounds=2, seed=3, teacher="mcts:12", teacher_rounds=1, workers=2, **settings)
+    train(two, tmp_path / "two")  # a resumed run may change its workers
+    a = PolicyValueNet.load(tmp_path / "one" / "network.npz")
+    b = PolicyValueNet.load(tmp_path / "two" / "network.npz")
+    assert np.array_equal(a.w1, b.w1) and np.array_equal(a.wv, b.wv)
+    # held-out games are not in the fitted buffer
+    with (
+        np.load(tmp_path / "one" / "buffer.npz") as buf,
+        np.load(tmp_path / "one" / "validation.npz") as val,
+    ):
+        assert len(buf["x"]) > 0 and len(val["x"]) > 0
+        rows = {r.tobytes() for r in buf["x"]}
+        assert not any(r.tobytes() in rows for r in val["x"])
+
+
+def test_old_configs_load_and_bad_settings_are_named(tmp_path) -> None:
+    old = {k: v for k, v in TrainConfig().__dict__.items() if k not in ("teacher", "workers")}
+    assert TrainConfig.from_json(json.loads(json.dumps(old))) == TrainConfig()
+    with pytest.raises(ValueError, match="unknown training settings: colour"):
+        TrainConfig.from_json({**old, "colour": 1})
+    for bad, message in (
+        ({"teacher": "greedy", "teacher_rounds": 1}, "teacher must be mcts"),
+        ({"teacher": "mcts:1s", "teacher_rounds": 1}, "iteration budget"),
+        ({"teacher_rounds": 2}, "needs a teacher"),
+        ({"workers": 0}, "workers must be 1 to 256"),
+        ({"search_value": 1.5}, "search_value must be in"),
+        ({"noise": 1.0}, "noise must be in"),
+        ({"mix": -0.1}, "mix must be in"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            TrainConfig(**bad).check()
+
+
+def test_the_search_value_blends_into_the_value_target() -> None:
+    net = PolicyValueNet.initial("classic", 2, hidden=(16, 8), seed=1)
+    bot = NetBot(net, iterations=16, seed=3)
+    outcome, _a, winners = self_play(bot, "classic", 2, seed=4, max_decisions=40)
+    bot = NetBot(net, iterations=16, seed=3)
+    blend, _a, _w = self_play(bot, "classic", 2, seed=4, max_decisions=40, search_value=1.0)
+    assert not winners and np.allclose(outcome.z, 0.5)  # cut off: every seat shares it
+    assert np.allclose(blend.z.sum(axis=1), 1.0)
+    assert not np.allclose(blend.z, 0.5)  # the search's own values, position by position
+    assert ((blend.z >= 0) & (blend.z <= 1)).all()
+
+
+def test_root_noise_mixes_into_the_priors_only() -> None:
+    net = PolicyValueNet.initial("duel", 2, hidden=(16, 8), seed=1)
+    state = duel.new_game(2, seed=2)
+    obs = state.observation(state.current_player)
+
+    def priors(bot: NetBot) -> np.ndarray:
+        links, stats = bot.search(obs)
+        out = []
+        child = links[0 + 1, 0]  # T_CHILD of the root
+        while child != -1:
+            out.append(stats[3, child])
+            child = links[2, child]  # T_SIBLING
+        return np.array(out)
+
+    plain = priors(NetBot(net, iterations=4, seed=5))
+    noisy = priors(NetBot(net, iterations=4, seed=5, noise=0.25))
+    assert plain.shape == noisy.shape and np.isclose(noisy.sum(), 1.0)
+    assert not np.allclose(plain, noisy)
+    assert np.array_equal(noisy, priors(NetBot(net, iterations=4, seed=5, noise=0.25)))
+    with pytest.raises(ValueError, match="noise must be in"):
+        NetBot(net, iterations=4, noise=1.0)
+
+
+def test_a_run_starts_from_an_init_network(tmp_path) -> None:
+    settings = {**TINY, "eval_every": 0, "games": 1}
+    first = train(TrainConfig(game="duel", rounds=1, seed=5, **settings), tmp_path / "a")
+    init = str(tmp_path / "a" / "network.npz")
+    lines: list[dict] = []
+    second = TrainConfig(game="duel", rounds=1, seed=6, init=init, **{**settings, "steps": 1})
+    net = train(second, tmp_path / "b", report=lines.append)
+    # one Adam step from the first run's weights, not from random ones
+    assert 0 < np.abs(net.w1 - first.w1).max() < 0.05
+    fresh = PolicyValueNet.initial("duel", 2, hidden=(16, 8), seed=6)
+    assert np.abs(net.w1 - fresh.w1).max() > 0.05
+    with pytest.raises(ValueError, match="not classic with 2 and"):
+        train(TrainConfig(game="classic", rounds=1, init=init, **settings), tmp_path / "c")

@@ -13,8 +13,10 @@ given. Specs:
 ``mcts:5000``              MCTS with a budget of 5,000 iterations (deterministic per seed)
 ``mcts:1s:random``         the playout policy: ``greedy``, ``heuristic`` or ``random``
                            (default per game: greedy for classic, heuristic for Duel)
-``net:FILE.npz``           search guided by a policy + value network (1 s per decision;
-                           :mod:`splendor.bots.net_bot`)
+``net``, ``net:1s``         search guided by the policy + value network that ships for the
+                           game (:mod:`splendor.bots.nets`; ``mcts`` where none ships),
+                           1 s or the budget given (:mod:`splendor.bots.net_bot`)
+``net:FILE.npz``           the same with a network file (1 s per decision)
 ``net:800:FILE.npz``       the same with a budget (``800`` iterations, ``1s``, ``250ms``)
 ``easy|medium|hard``       the difficulty levels for people (:data:`LEVELS`)
 ``external:CMD``           a program speaking the JSON-lines bot protocol (README)
@@ -65,7 +67,7 @@ class BotSpec:
         playout: MCTS playout policy (one of :data:`PLAYOUTS`), or None for the game's
             default.
         command: the external program's command line (``external`` only), or the
-            network file (``net`` only).
+            network file (``net`` only; ``""``: the shipped network).
     """
 
     kind: str
@@ -138,14 +140,16 @@ def parse_bot_spec(spec: str) -> BotSpec:
             "mcts", "mcts" + (":" + ":".join(parts) if parts else ""), seconds, iterations, playout
         )
     if kind == "net":
-        first, _, path = rest.partition(":")
+        first, sep, path = rest.partition(":")
         seconds, iterations = 1.0, None
-        if path:
+        if sep:
             seconds, iterations = _budget(first, raw)
+            if not path.strip():
+                raise ValueError(f"no network file after the budget in {raw!r}: net:1s:FILE.npz")
+        elif first.strip() and not first.strip().lower().endswith(".npz"):
+            seconds, iterations = _budget(first, raw)  # net:1s, the shipped network
         else:
             path = first
-        if not path.strip():
-            raise ValueError("the network bot needs a network file: net:FILE.npz")
         return BotSpec("net", raw, seconds, iterations, command=path.strip())
     raise ValueError(f"unknown bot {head.strip()!r}; known bots: {', '.join(BOT_NAMES)}")
 
@@ -178,7 +182,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         from .net_bot import NetBot
 
         return NetBot(
-            p.command, seconds=p.seconds, iterations=p.iterations, seed=seed, name=p.label
+            p.command or None, seconds=p.seconds, iterations=p.iterations, seed=seed, name=p.label
         )
     from .external import ExternalBot
 

@@ -234,13 +234,9 @@ class MCTSBot:
         exploration = kernel.default_exploration if self.exploration is None else self.exploration
         margin = kernel.default_margin if self.margin is None else self.margin
         start = time.perf_counter()
-        done = 0
-        chunk = 32
-        while True:
-            want = chunk if self.iterations is None else min(chunk, self.iterations - done)
-            if want <= 0:
-                break
-            n = run(
+
+        def step(want: int) -> int:
+            n: int = run(
                 obs,
                 work,
                 mask,
@@ -255,26 +251,16 @@ class MCTSBot:
                 margin,
                 self._rng,
             )
-            if n < 0:
-                raise ValueError("inconsistent observation: it cannot be determinized")
-            done += n
-            if n < want:  # the tree is full
-                break
-            if self.iterations is None:
-                spent = time.perf_counter() - start
-                assert self.seconds is not None  # no iteration budget: a time budget
-                left = self.seconds - spent
-                if left <= 0:
-                    break
-                rate = done / max(spent, 1e-6)  # iterations per second so far
-                remaining = rate * left
-                chunk = int(max(1, min(rate * 0.01, remaining)))  # about 10 ms a chunk
-            else:
-                remaining = self.iterations - done
-            # The most visited decision cannot be overtaken in what is left of the budget:
-            # the search would end with the same choice, so it ends now.
-            if self.early_stop and search.root_lead(links, stats) > remaining * 1.05 + 1:
-                break
+            return n
+
+        done = search.run_budget(
+            step,
+            links,
+            stats,
+            seconds=self.seconds,
+            iterations=self.iterations,
+            early_stop=self.early_stop,
+        )
         elapsed = time.perf_counter() - start
         visits = {
             str(kernel.action.from_id(a)): int(n) for a, n, _ in search.root_children(links, stats)

@@ -21,8 +21,12 @@ from .. import classic, duel
 from ..core import seed_rng
 from ..encoding import card_tables, field_offsets, observation_size
 from . import net_search, search
-from .mcts import SearchStats
+from .mcts import MCTSBot, SearchStats
+from .nets import shipped_path
 from .network import PolicyValueNet
+
+DEFAULT_EXPLORATION = 1.5
+"""The PUCT constant of a network whose ``info`` names none."""
 
 MAX_NODES = 2_000_000
 """The most tree nodes a search holds (each expansion adds one node per legal decision)."""
@@ -32,44 +36,87 @@ class NetBot:
     """Information-set search with a policy + value network (module docstring).
 
     Args:
-        network: the network, or the path of its ``.npz`` file.
+        network: the network, or the path of its ``.npz`` file; None: the network that
+            ships for the game and player count of each observation
+            (:mod:`splendor.bots.nets`), and where none ships, :class:`MCTSBot` with the
+            same budget and seed.
         seconds: time budget per decision (used when ``iterations`` is None).
         iterations: iteration budget per decision; deterministic for a given ``seed``.
-        exploration: the PUCT constant ``c``.
+        exploration: the PUCT constant ``c``; None: the network's own setting
+            (``info["play"]["exploration"]``), else 1.5.
         seed: seed of the search's generator.
         name: label for tables and records (default ``"net"``).
+        noise: share in [0, 1) of Dirichlet noise mixed into the priors of the root's
+            decisions (AlphaZero's exploration in self-play; 0, the default, for play).
+        noise_alpha: the Dirichlet distribution's concentration.
+        early_stop: end a search once its choice can no longer change, as
+            :class:`~splendor.bots.mcts.MCTSBot` does (:func:`splendor.bots.search.run_budget`;
+            never with ``noise``, whose visit shares are training targets).
+        mix: the weight in [0, 1] of a playout's reward in the evaluation of a new
+            position (:mod:`splendor.bots.net_search`); 0: the network's value alone;
+            None: the network's own setting (``info["play"]["mix"]``), else 0.
+        max_playout: decisions per playout before the evaluation scores it; None: the
+            game's default (as :class:`~splendor.bots.mcts.MCTSBot`: classic to the end of
+            the game, Duel 16).
 
     Raises:
-        ValueError: no budget or a non-positive one, a negative ``exploration``, or a
-            network file that cannot be read (its message says why).
+        ValueError: no budget or a non-positive one, a negative ``exploration``, a
+            ``noise`` outside [0, 1) or a non-positive ``noise_alpha``, a ``mix`` outside
+            [0, 1], a ``max_playout`` below 1, or a network file that cannot be read (its
+            message says why).
     """
 
     def __init__(
         self,
-        network: PolicyValueNet | str | Path,
+        network: PolicyValueNet | str | Path | None,
         *,
         seconds: float | None = 1.0,
         iterations: int | None = None,
-        exploration: float = 1.5,
+        exploration: float | None = None,
         seed: int | None = None,
         name: str = "net",
+        noise: float = 0.0,
+        noise_alpha: float = 0.3,
+        early_stop: bool = True,
+        mix: float | None = None,
+        max_playout: int | None = None,
     ) -> None:
         if iterations is None and not (seconds is not None and seconds > 0):
             raise ValueError(f"the network bot needs a positive budget, got {seconds!r}")
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise ValueError(f"iterations must be a positive integer, got {iterations!r}")
-        if not exploration >= 0.0:
+        if exploration is not None and not exploration >= 0.0:
             raise ValueError(f"exploration must be 0 or more, got {exploration}")
-        self.net = network if isinstance(network, PolicyValueNet) else PolicyValueNet.load(network)
+        if not 0.0 <= noise < 1.0 or not noise_alpha > 0.0:
+            raise ValueError(
+                f"noise must be in [0, 1) and noise_alpha positive, got {noise} and {noise_alpha}"
+            )
+        if mix is not None and not 0.0 <= mix <= 1.0:
+            raise ValueError(f"mix must be in [0, 1], got {mix}")
+        if max_playout is not None and max_playout < 1:
+            raise ValueError(f"max_playout must be 1 or more, got {max_playout}")
+        self.mix = None if mix is None else float(mix)
+        self.max_playout = max_playout
+        self.noise = float(noise)
+        self.early_stop = bool(early_stop) and noise == 0.0
+        self.noise_alpha = float(noise_alpha)
+        self.net: PolicyValueNet | None = (
+            network
+            if network is None or isinstance(network, PolicyValueNet)
+            else PolicyValueNet.load(network)
+        )
+        self._shipped: dict[tuple[str, int], PolicyValueNet | MCTSBot] = {}
+        self._seed = seed
         self.seconds = None if iterations is not None else float(seconds or 0.0)
         self.iterations = iterations
-        self.exploration = float(exploration)
+        self.exploration = None if exploration is None else float(exploration)
         self.name = name
         self._rng = np.zeros(1, dtype=np.uint64)
-        seed_rng(
-            self._rng,
-            int(np.random.SeedSequence(seed).generate_state(1)[0]) if seed is None else int(seed),
+        first = (
+            int(np.random.SeedSequence(seed).generate_state(1)[0]) if seed is None else int(seed)
         )
+        seed_rng(self._rng, first)
+        self._noise_rng = np.random.default_rng(first)
         self.last: SearchStats | None = None
 
     def choose(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
@@ -112,11 +159,26 @@ class NetBot:
                 f"NetBot plays from a classic or duel Observation, got {type(observation).__name__}"
             )
         n = observation.num_players
-        if (game, n) != (self.net.game, self.net.num_players):
+        net = self.net
+        if net is None:
+            chosen = self._shipped_for(game, n)
+            if isinstance(chosen, MCTSBot):  # no network ships for this game
+                links, stats = chosen.search(observation)
+                self.last = chosen.last
+                return links, stats
+            net = chosen
+        elif (game, n) != (net.game, net.num_players):
             raise ValueError(
-                f"this bot's network plays {self.net.game} with {self.net.num_players} players, "
+                f"this bot's network plays {net.game} with {net.num_players} players, "
                 f"not {game} with {n}"
             )
+        play = net.info.get("play") or {}
+        mix = self.mix if self.mix is not None else float(play.get("mix", 0.0))
+        exploration = (
+            self.exploration
+            if self.exploration is not None
+            else float(play.get("exploration", DEFAULT_EXPLORATION))
+        )
         obs = observation.array
         capacity = MAX_NODES if self.iterations is None else min(MAX_NODES, self.iterations * 96)
         links, stats, size = net_search.new_tree(capacity)
@@ -127,16 +189,13 @@ class NetBot:
         off = field_offsets(game, n)
         policy = np.zeros(module.NUM_ACTIONS)
         value = np.zeros(n)
-        weights = self.net.arrays()
+        weights = net.arrays()
         tables = card_tables(game)
+        depth = self.max_playout or (16 if game == "duel" else 1 << 30)
         start = time.perf_counter()
-        done = 0
-        chunk = 16
-        while True:
-            want = chunk if self.iterations is None else min(chunk, self.iterations - done)
-            if want <= 0:
-                break
-            ran = kernel(
+
+        def step(want: int) -> int:
+            n: int = kernel(
                 obs,
                 work,
                 mask,
@@ -145,7 +204,7 @@ class NetBot:
                 stats,
                 size,
                 want,
-                self.exploration,
+                exploration,
                 self._rng,
                 x,
                 off,
@@ -153,19 +212,28 @@ class NetBot:
                 value,
                 weights,
                 tables,
+                mix,
+                depth,
             )
-            if ran < 0:
-                raise ValueError("inconsistent observation: it cannot be determinized")
-            done += ran
-            if ran < want:  # the tree is full
-                break
-            if self.iterations is None:
-                spent = time.perf_counter() - start
-                assert self.seconds is not None
-                if spent >= self.seconds:
-                    break
-                rate = done / max(spent, 1e-6)
-                chunk = int(max(1, min(rate * 0.01, rate * (self.seconds - spent))))
+            return n
+
+        done = 0
+        if self.noise > 0.0:  # expand the root, then mix the noise into its priors
+            done = search.run_budget(
+                step, links, stats, seconds=self.seconds, iterations=1, early_stop=False
+            )
+            self._mix_noise(links, stats)
+        if self.iterations is None or done < self.iterations:
+            spent = time.perf_counter() - start
+            done += search.run_budget(
+                step,
+                links,
+                stats,
+                seconds=None if self.seconds is None else max(1e-6, self.seconds - spent),
+                iterations=None if self.iterations is None else self.iterations - done,
+                early_stop=self.early_stop,
+                chunk=16,
+            )
         elapsed = time.perf_counter() - start
         action = module.Action
         visits = {
@@ -174,5 +242,37 @@ class NetBot:
         self.last = SearchStats(done, elapsed, int(size[0]), visits)
         return links, stats
 
+    def _shipped_for(self, game: str, players: int) -> PolicyValueNet | MCTSBot:
+        """The shipped network of ``game`` with ``players`` players, or the MCTS bot that
+        stands in for it (loaded once)."""
+        key = (game, players)
+        if key not in self._shipped:
+            path = shipped_path(game, players)
+            self._shipped[key] = (
+                PolicyValueNet.load(path)
+                if path is not None
+                else MCTSBot(
+                    seconds=self.seconds,
+                    iterations=self.iterations,
+                    seed=self._seed,
+                    name=self.name,
+                )
+            )
+        return self._shipped[key]
 
-__all__ = ["MAX_NODES", "NetBot"]
+    def _mix_noise(self, links: np.ndarray, stats: np.ndarray) -> None:
+        """Mix Dirichlet noise into the priors of the root's children (``noise`` share)."""
+        children = []
+        ch = int(links[search.T_CHILD, 0])
+        while ch != search.NO_NODE:
+            children.append(ch)
+            ch = int(links[search.T_SIBLING, ch])
+        if len(children) < 2:
+            return
+        eta = self._noise_rng.dirichlet([self.noise_alpha] * len(children))
+        for k, node in enumerate(children):
+            prior = stats[net_search.S_PRIOR, node]
+            stats[net_search.S_PRIOR, node] = (1.0 - self.noise) * prior + self.noise * eta[k]
+
+
+__all__ = ["DEFAULT_EXPLORATION", "MAX_NODES", "NetBot"]

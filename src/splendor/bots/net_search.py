@@ -12,9 +12,13 @@ observation, C16 / D22), but AlphaZero's selection and evaluation instead of pla
 3. *Expansion and evaluation*: the first node reached without children gets one child per
    legal decision, with the network's policy as priors; the network's value of that
    position (each seat's expected reward, :mod:`splendor.bots.network`) is the iteration's
-   reward. A decision legal in this determinization but not in earlier ones gets a child
-   with the network's prior of the current position. A finished game is scored by the
-   game's rewards (1 shared by the winners).
+   reward, or with ``mix > 0`` a blend ``(1 - mix) * value + mix * playout`` with the
+   reward of a playout from that position (AlphaGo's mixed evaluation; the playouts of
+   :mod:`splendor.bots.search`: greedy to the end of the game in classic Splendor, the
+   heuristic for ``max_playout`` decisions in Duel, then the evaluation of
+   :mod:`splendor.bots.playout`). A decision legal in this determinization but not in
+   earlier ones gets a child with the network's prior of the current position. A finished
+   game is scored by the game's rewards (1 shared by the winners).
 4. *Backpropagation*, as in :mod:`splendor.bots.search` (max-n: every seat its own reward).
 
 The network reads the tensor of the seat to move in the determinization
@@ -35,12 +39,20 @@ from ..classic import rules as classic_rules
 from ..core import ENGINE_SOURCES, refresh_numba_cache, state_record
 from ..duel import rules as duel_rules
 from ..encoding import encode_classic, encode_duel
+from . import greedy_compiled as _greedy_compiled
 from . import network as _network
+from . import playout as _playout
 from . import search as _search
 from .search import NO_NODE, T_ACTION, T_CHILD, T_PARENT, T_PLAYER, T_SIBLING
 
 refresh_numba_cache(
-    __file__, *ENGINE_SOURCES, _network.__file__, _search.__file__, _encoding.__file__
+    __file__,
+    *ENGINE_SOURCES,
+    _network.__file__,
+    _search.__file__,
+    _encoding.__file__,
+    _playout.__file__,
+    _greedy_compiled.__file__,
 )
 
 S_VISITS = 0
@@ -86,19 +98,9 @@ def _add_children(
             ch = links[T_SIBLING, ch]
         if seen:
             continue
-        if size[0] >= links.shape[1]:
+        new = _search.append_child(links, stats, size, node, a)
+        if new == NO_NODE:
             return False
-        new = size[0]
-        size[0] += 1
-        links[T_PARENT, new] = node
-        links[T_CHILD, new] = NO_NODE
-        links[T_SIBLING, new] = links[T_CHILD, node]
-        links[T_ACTION, new] = a
-        links[T_PLAYER, new] = -1
-        links[T_CHILD, node] = new
-        stats[S_VISITS, new] = 0.0
-        stats[S_AVAIL, new] = 0.0
-        stats[S_REWARD, new] = 0.0
         stats[S_PRIOR, new] = prior[a]
     return True
 
@@ -158,11 +160,16 @@ def _iterate_net(
     rewards: _search.RewardsFn,
     table_a: np.ndarray,
     table_b: np.ndarray,
+    mix: float,
+    max_playout: int,
+    playout_policy: _search.PolicyFn,
+    evaluate: _search.RewardsFn,
 ) -> int:
     """Run ``iterations`` iterations (module docstring) from observation ``obs``; returns
     how many ran (fewer when the tree is full), or -1 if a determinization failed."""
     w1, b1, w2, b2, wp, bp, wv, bv, scale = weights
     n_seats = reward.shape[0]
+    blend = np.zeros(n_seats)
     done = 0
     for _ in range(iterations):
         if determinize_into(obs, work, rng) < 0:
@@ -190,6 +197,21 @@ def _iterate_net(
                 if leaf:
                     for p in range(n_seats):
                         reward[p] = value[(p - player + n_seats) % n_seats]
+                    if mix > 0.0:
+                        _play_out(
+                            work,
+                            mask,
+                            blend,
+                            max_playout,
+                            rng,
+                            legal_mask,
+                            apply,
+                            rewards,
+                            playout_policy,
+                            evaluate,
+                        )
+                        for p in range(n_seats):
+                            reward[p] = (1.0 - mix) * reward[p] + mix * blend[p]
                     break
             nxt = _select(links, stats, node, mask, c)
             if nxt == NO_NODE:  # the tree is full and no legal child exists
@@ -209,6 +231,35 @@ def _iterate_net(
         if full:
             return done
     return done
+
+
+@njit(cache=True)
+def _play_out(
+    work: np.ndarray,
+    mask: np.ndarray,
+    reward: np.ndarray,
+    max_playout: int,
+    rng: np.ndarray,
+    legal_mask: _search.LegalMaskFn,
+    apply: _search.ApplyFn,
+    rewards: _search.RewardsFn,
+    policy: _search.PolicyFn,
+    evaluate: _search.RewardsFn,
+) -> None:
+    """Play ``work`` on by ``policy`` for at most ``max_playout`` decisions and write its
+    reward: the game's rewards if it ended, else the evaluation."""
+    s = state_record(work)
+    steps = 0
+    while s.current >= 0 and steps < max_playout:
+        n_legal = legal_mask(work, mask)
+        if n_legal == 0:
+            break
+        apply(work, policy(work, mask, n_legal, True, rng))
+        steps += 1
+    if s.current >= 0:
+        evaluate(work, reward)
+    else:
+        rewards(work, reward)
 
 
 def _encode_view(
@@ -258,11 +309,15 @@ def net_search_classic(
     value: np.ndarray,
     weights: tuple[np.ndarray, ...],
     tables: tuple[np.ndarray, np.ndarray],
+    mix: float,
+    max_playout: int,
 ) -> int:
     """:func:`_iterate_net` for classic Splendor (``x``: the tensor buffer, ``off``: the
     field offsets of :func:`splendor.encoding.field_offsets`; ``policy`` and ``value``:
     buffers of the network's outputs; ``weights``: :meth:`PolicyValueNet.arrays`;
-    ``tables``: :func:`splendor.encoding.card_tables`)."""
+    ``tables``: :func:`splendor.encoding.card_tables`; ``mix``: the playouts' weight in
+    the evaluation, ``max_playout``: their length, module docstring; playouts are greedy's
+    (:func:`splendor.bots.greedy_compiled.classic_greedy_policy`))."""
     return _iterate_net(
         obs,
         work,
@@ -285,6 +340,10 @@ def net_search_classic(
         classic_rules.rewards,
         tables[0],
         tables[1],
+        mix,
+        max_playout,
+        _greedy_compiled.classic_greedy_policy,
+        _playout.classic_evaluate,
     )
 
 
@@ -306,8 +365,11 @@ def net_search_duel(
     value: np.ndarray,
     weights: tuple[np.ndarray, ...],
     tables: tuple[np.ndarray, np.ndarray],
+    mix: float,
+    max_playout: int,
 ) -> int:
-    """:func:`_iterate_net` for Splendor Duel (arguments as :func:`net_search_classic`)."""
+    """:func:`_iterate_net` for Splendor Duel (arguments as :func:`net_search_classic`;
+    playouts by the heuristic of :func:`splendor.bots.playout.duel_policy`)."""
     return _iterate_net(
         obs,
         work,
@@ -330,6 +392,10 @@ def net_search_duel(
         duel_rules.rewards,
         tables[0],
         tables[1],
+        mix,
+        max_playout,
+        _playout.duel_policy,
+        _playout.duel_evaluate,
     )
 
 

@@ -32,6 +32,7 @@ grow the same tree. The kernels take the game's compiled functions as arguments;
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from typing import TypeAlias
 
@@ -89,6 +90,27 @@ def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
+def append_child(
+    links: np.ndarray, stats: np.ndarray, size: np.ndarray, node: int, action: int
+) -> int:
+    """Give ``node`` a new first child for ``action``, every statistic 0; returns its
+    index, or ``NO_NODE`` when the tree is full."""
+    if size[0] >= links.shape[1]:
+        return NO_NODE
+    new: int = size[0]
+    size[0] += 1
+    links[T_PARENT, new] = node
+    links[T_CHILD, new] = NO_NODE
+    links[T_SIBLING, new] = links[T_CHILD, node]
+    links[T_ACTION, new] = action
+    links[T_PLAYER, new] = -1
+    links[T_CHILD, node] = new
+    for k in range(stats.shape[0]):
+        stats[k, new] = 0.0
+    return new
+
+
+@njit(cache=True)
 def _select_or_expand(
     links: np.ndarray,
     stats: np.ndarray,
@@ -127,17 +149,7 @@ def _select_or_expand(
                         action = a
                         break
                     k -= 1
-        new = size[0]
-        size[0] += 1
-        links[T_PARENT, new] = node
-        links[T_CHILD, new] = NO_NODE
-        links[T_SIBLING, new] = links[T_CHILD, node]
-        links[T_ACTION, new] = action
-        links[T_CHILD, node] = new
-        stats[0, new] = 0.0
-        stats[1, new] = 0.0
-        stats[2, new] = 0.0
-        return new, 1
+        return append_child(links, stats, size, node, action), 1
     best = NO_NODE
     best_score = -1e300
     child = links[T_CHILD, node]
@@ -416,6 +428,60 @@ def root_lead(links: np.ndarray, stats: np.ndarray) -> float:
             second = n
         child = links[T_SIBLING, child]
     return first - second
+
+
+def run_budget(
+    step: Callable[[int], int],
+    links: np.ndarray,
+    stats: np.ndarray,
+    *,
+    seconds: float | None,
+    iterations: int | None,
+    early_stop: bool,
+    chunk: int = 32,
+) -> int:
+    """Run a search under its budget, a chunk of iterations at a time; returns the
+    iterations run. Shared by the MCTS and the network bots.
+
+    ``step(want)`` runs up to ``want`` iterations on the tree ``(links, stats)`` and returns
+    how many ran: fewer when the tree is full (the search ends), a negative number when the
+    observation cannot be determinized. With ``iterations`` the budget is that count; else
+    ``seconds`` of wall-clock time, in chunks of about 10 ms. With ``early_stop`` the search
+    ends as soon as the root's most visited decision leads the runner-up by more visits than
+    the rest of the budget can give (with a time budget the rest is estimated from the rate
+    so far, with a 5% margin): the choice can no longer change.
+
+    Raises:
+        ValueError: no budget, or the observation cannot be determinized.
+    """
+    if iterations is None and not (seconds is not None and seconds > 0):
+        raise ValueError("a search needs a budget: seconds or iterations")
+    start = time.perf_counter()
+    done = 0
+    while True:
+        want = chunk if iterations is None else min(chunk, iterations - done)
+        if want <= 0:
+            break
+        ran = step(want)
+        if ran < 0:
+            raise ValueError("inconsistent observation: it cannot be determinized")
+        done += ran
+        if ran < want:  # the tree is full
+            break
+        if iterations is None:
+            assert seconds is not None  # checked above
+            spent = time.perf_counter() - start
+            left = seconds - spent
+            if left <= 0:
+                break
+            rate = done / max(spent, 1e-6)  # iterations per second so far
+            remaining = rate * left
+            chunk = int(max(1, min(rate * 0.01, remaining)))  # about 10 ms a chunk
+        else:
+            remaining = iterations - done
+        if early_stop and root_lead(links, stats) > remaining * 1.05 + 1:
+            break
+    return done
 
 
 def root_children(links: np.ndarray, stats: np.ndarray) -> list[tuple[int, float, float]]:

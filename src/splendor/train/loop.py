@@ -8,33 +8,45 @@ A training run lives in one folder:
   the config and the round reached;
 - ``optimizer.pt``: Adam's state; ``buffer.npz``: the latest self-play examples;
 - ``log.jsonl``: one JSON object per round: ``round``, ``examples``, ``games``, mean
-  ``decisions`` per game, the losses, ``seconds``, and every ``eval_every`` rounds the
-  win rates (``score``: wins plus half the shared games) of the new network against the
-  previous one and against ``mcts`` at the same number of iterations.
+  ``decisions`` per game, the training losses (``loss_*``), the losses on held-out games
+  (``val_*``: every ``holdout``-th game is kept out of fitting, so the value loss shows
+  whether the network generalises or memorises), ``seconds``, and every ``eval_every``
+  rounds the win rates (``score``: wins plus half the shared games) of the new network
+  against the previous one and against ``mcts`` at the same number of iterations, and
+  with ``eval_seconds`` against ``mcts`` at the same time per decision.
 
-Each round is deterministic given the config's seed: round ``r``'s games use seeds
-``seed * 1_000_003 + r * games + k``, and the fit uses ``seed + r``. A round is written
-(network, optimizer, buffer, then the log line) only once it is complete, so a run stopped
-at any moment resumes at the first round that is not in the log.
+The first ``teacher_rounds`` rounds are played by the ``teacher`` (an ``mcts`` bot spec:
+expert iteration starts by learning today's search), the others by the network itself,
+with Dirichlet ``noise`` at the root. Games are played by ``workers`` local processes.
+
+Each round is deterministic given the config's seed, whatever the number of workers
+(only the ``eval_seconds`` score depends on the machine's speed): round ``r``'s games use
+seeds ``seed * 1_000_003 + r * games + k``, and the fit uses ``seed + r``. A round is
+written (network, optimizer, buffers, then the log line) only once it is complete, so a run
+stopped at any moment resumes at the first round that is not in the log.
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..bots import make_bot, parse_bot_spec
 from ..bots.mcts import MCTSBot
 from ..bots.net_bot import NetBot
 from ..bots.network import PolicyValueNet
 from ..match import play_game
-from .fit import fit
-from .selfplay import FIELDS, Examples, self_play
+from .fit import evaluate, fit
+from .selfplay import FIELDS, Examples, Searcher, self_play
 
 
 @dataclass(frozen=True)
@@ -53,6 +65,21 @@ class TrainConfig:
         max_decisions: a self-play game still going after this many decisions stops.
         eval_every: rounds between evaluations (0: none); ``eval_games``: games of each.
         seed: the run's seed.
+        teacher: an ``mcts`` bot spec with an iteration budget (``"mcts:800"``) playing
+            the first ``teacher_rounds`` rounds; ``""``: none.
+        noise: the share of Dirichlet noise at the root in self-play (:class:`NetBot`).
+        explore: decisions of each game sampled from the visit shares.
+        holdout: every ``holdout``-th game is held out for the ``val_*`` losses (0: none).
+        workers: local processes playing the games.
+        eval_seconds: with ``eval_every``, also score the network against ``mcts`` at
+            this time per decision (0: not).
+        search_value: the weight of the search's value in the value target (the rest:
+            the game's outcome; :func:`~splendor.train.selfplay.self_play`).
+        init: a network file the run starts from (its game, player count and hidden sizes
+            must be the run's); ``""``: random weights from ``seed``.
+        mix: the weight of playouts in the search's evaluation (:class:`NetBot`), in
+            self-play and evaluations; ``exploration``: the PUCT constant. Both are saved in
+            the network's ``info["play"]``, so a bot plays it as it was trained.
     """
 
     game: str = "classic"
@@ -69,6 +96,17 @@ class TrainConfig:
     eval_every: int = 10
     eval_games: int = 20
     seed: int = 0
+    teacher: str = ""
+    teacher_rounds: int = 0
+    noise: float = 0.25
+    explore: int = 20
+    holdout: int = 8
+    workers: int = 1
+    eval_seconds: float = 0.0
+    search_value: float = 0.5
+    init: str = ""
+    mix: float = 0.0
+    exploration: float = 1.5
 
     def check(self) -> None:
         """Raises ValueError naming the first setting out of range."""
@@ -85,6 +123,50 @@ class TrainConfig:
             raise ValueError(f"hidden must be two sizes >= 1, got {self.hidden}")
         if self.eval_every < 0 or self.eval_games < 0:
             raise ValueError("eval_every and eval_games must be 0 or more")
+        for name in ("teacher_rounds", "explore", "holdout", "eval_seconds"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be 0 or more, got {getattr(self, name)}")
+        if not 1 <= self.workers <= 256:
+            raise ValueError(f"workers must be 1 to 256, got {self.workers}")
+        if not 0.0 <= self.mix <= 1.0 or not self.exploration >= 0.0:
+            raise ValueError(
+                f"mix must be in [0, 1] and exploration 0 or more, got {self.mix}, "
+                f"{self.exploration}"
+            )
+        if not 0.0 <= self.search_value <= 1.0:
+            raise ValueError(f"search_value must be in [0, 1], got {self.search_value}")
+        if not 0.0 <= self.noise < 1.0:
+            raise ValueError(f"noise must be in [0, 1), got {self.noise}")
+        if self.teacher_rounds and not self.teacher:
+            raise ValueError("teacher_rounds needs a teacher, such as --teacher mcts:800")
+        if self.teacher:
+            spec = parse_bot_spec(self.teacher)
+            if spec.kind != "mcts" or spec.iterations is None:
+                raise ValueError(
+                    f"the teacher must be mcts with an iteration budget (mcts:800), "
+                    f"got {self.teacher!r}"
+                )
+
+    @staticmethod
+    def from_json(settings: dict[str, Any]) -> TrainConfig:
+        """The config saved as ``settings`` (``config.json``); settings added since it was
+        written take their defaults.
+
+        Raises:
+            ValueError: an unknown setting.
+        """
+        known = {f.name for f in fields(TrainConfig)}
+        unknown = sorted(set(settings) - known)
+        if unknown:
+            raise ValueError(f"unknown training settings: {', '.join(unknown)}")
+        values = dict(settings)
+        if "hidden" in values:
+            values["hidden"] = tuple(values["hidden"])
+        return TrainConfig(**values)
+
+
+_SAME_RUN_EXEMPT = ("rounds", "workers", "eval_every", "eval_games", "eval_seconds")
+"""Settings a resumed run may change: they do not change what the rounds learn."""
 
 
 def _game(config: TrainConfig) -> str:
@@ -113,6 +195,80 @@ def _score(a: Any, b: Any, config: TrainConfig, seed: int) -> float:
     return total / max(1, config.eval_games)
 
 
+def _first_network(config: TrainConfig) -> PolicyValueNet:
+    """The network a new run starts from: ``init``, or random weights.
+
+    Raises:
+        ValueError: an ``init`` network of another game, player count or shape.
+    """
+    if not config.init:
+        return PolicyValueNet.initial(config.game, config.players, config.hidden, config.seed)
+    net = PolicyValueNet.load(config.init)
+    shape = (net.game, net.num_players, (net.w1.shape[1], net.w2.shape[1]))
+    if shape != (config.game, config.players, tuple(config.hidden)):
+        raise ValueError(
+            f"{config.init} is a network for {shape[0]} with {shape[1]} players and hidden "
+            f"sizes {shape[2]}, not {config.game} with {config.players} and {config.hidden}"
+        )
+    return net
+
+
+def _searcher(config: TrainConfig, net: PolicyValueNet, r: int, seed: int) -> Searcher:
+    """Round ``r``'s searcher of the game of ``seed``: the teacher, or the network."""
+    if r < config.teacher_rounds:
+        bot: Searcher = make_bot(config.teacher, seed=seed)  # type: ignore[assignment]
+        return bot
+    return NetBot(
+        net,
+        iterations=config.search,
+        seed=seed,
+        noise=config.noise,
+        mix=config.mix,
+        exploration=config.exploration,
+    )
+
+
+def _play(task: tuple[TrainConfig, PolicyValueNet, int, int]) -> tuple[Examples, int]:
+    """One training game (a worker's task): its examples and decision count."""
+    config, net, r, seed = task
+    examples, actions, _winners = self_play(
+        _searcher(config, net, r, seed),
+        config.game,
+        config.players,
+        seed=seed,
+        explore_decisions=config.explore,
+        max_decisions=config.max_decisions,
+        search_value=config.search_value,
+    )
+    return examples, len(actions)
+
+
+@contextmanager
+def _games_runner(workers: int) -> Iterator[Callable[[list[Any]], list[tuple[Examples, int]]]]:
+    """A function playing a list of :func:`_play` tasks, in order: here, or on
+    ``workers`` processes (started once for the whole run)."""
+    if workers <= 1:
+        yield lambda tasks: [_play(t) for t in tasks]
+        return
+    context = multiprocessing.get_context("spawn")  # no fork of torch's threads
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        yield lambda tasks: list(pool.map(_play, tasks))
+
+
+def _load_examples(path: Path) -> Examples | None:
+    if not path.exists():
+        return None
+    with np.load(path) as data:
+        return Examples(*(data[k] for k in FIELDS))
+
+
+def _save_examples(path: Path, examples: Examples | None) -> None:
+    if examples is None:
+        return
+    with path.open("wb") as f:
+        np.savez(f, **{k: getattr(examples, k) for k in FIELDS})
+
+
 def train(
     config: TrainConfig,
     out: str | Path,
@@ -132,12 +288,11 @@ def train(
     settings = asdict(config)
     saved = folder / "config.json"
     if saved.exists():
-        before = json.loads(saved.read_text())
-        before["hidden"] = tuple(before["hidden"])
-        mine = {k: v for k, v in settings.items() if k != "rounds"}
-        theirs = {k: v for k, v in before.items() if k != "rounds"}
-        if mine != theirs:
-            changed = sorted(k for k in mine if mine[k] != theirs.get(k))
+        before = asdict(TrainConfig.from_json(json.loads(saved.read_text())))
+        changed = sorted(
+            k for k in settings if k not in _SAME_RUN_EXEMPT and settings[k] != before[k]
+        )
+        if changed:
             raise ValueError(
                 f"{folder} holds a run with other settings ({', '.join(changed)}); "
                 "use another folder or the same settings"
@@ -151,66 +306,93 @@ def train(
     if done_rounds and net_path.exists():
         net = PolicyValueNet.load(net_path)
     else:
-        net = PolicyValueNet.initial(config.game, config.players, config.hidden, config.seed)
+        net = _first_network(config)
         done_rounds = 0
     opt_path = folder / "optimizer.pt"
     opt_state = opt_path.read_bytes() if done_rounds and opt_path.exists() else None
-    buf_path = folder / "buffer.npz"
-    buffer: Examples | None = None
-    if done_rounds and buf_path.exists():
-        with np.load(buf_path) as data:
-            buffer = Examples(*(data[k] for k in FIELDS))
-    for r in range(done_rounds, config.rounds):
-        start = time.perf_counter()
-        parts, decisions = [], 0
-        for k in range(config.games):
-            seed = config.seed * 1_000_003 + r * config.games + k
-            examples, actions, _winners = self_play(
-                net, iterations=config.search, seed=seed, max_decisions=config.max_decisions
+    buf_path, val_path = folder / "buffer.npz", folder / "validation.npz"
+    buffer = _load_examples(buf_path) if done_rounds else None
+    held = _load_examples(val_path) if done_rounds else None
+    with _games_runner(config.workers) as play:
+        for r in range(done_rounds, config.rounds):
+            start = time.perf_counter()
+            seeds = [config.seed * 1_000_003 + r * config.games + k for k in range(config.games)]
+            results = play([(config, net, r, seed) for seed in seeds])
+            held_out = [
+                bool(config.holdout) and seed % config.holdout == config.holdout - 1
+                for seed in seeds
+            ]
+            kept = [ex for (ex, _n), h in zip(results, held_out, strict=True) if not h]
+            out_of = [ex for (ex, _n), h in zip(results, held_out, strict=True) if h]
+            decisions = sum(n for _ex, n in results)
+            fresh = Examples.concat(kept or [results[0][0].tail(0)])
+            buffer = fresh if buffer is None else Examples.concat([buffer, fresh])
+            buffer = buffer.tail(config.buffer)
+            if out_of:
+                new_held = Examples.concat(out_of)
+                held = new_held if held is None else Examples.concat([held, new_held])
+                held = held.tail(max(1, config.buffer // max(1, config.holdout)))
+            previous = net
+            net, opt_state, losses = fit(
+                net,
+                buffer,
+                steps=config.steps,
+                batch=config.batch,
+                lr=config.lr,
+                seed=config.seed + r,
+                optimizer_state=opt_state,
             )
-            parts.append(examples)
-            decisions += len(actions)
-        fresh = Examples.concat(parts)
-        buffer = fresh if buffer is None else Examples.concat([buffer, fresh])
-        buffer = buffer.tail(config.buffer)
-        previous = net
-        net, opt_state, losses = fit(
-            net,
-            buffer,
-            steps=config.steps,
-            batch=config.batch,
-            lr=config.lr,
-            seed=config.seed + r,
-            optimizer_state=opt_state,
-        )
-        line: dict[str, Any] = {
-            "round": r + 1,
-            "examples": len(fresh),
-            "buffer": len(buffer),
-            "games": config.games,
-            "decisions": decisions / config.games,
-            **{f"loss_{k}": round(v, 6) for k, v in losses.items()},
-        }
-        if config.eval_every and (r + 1) % config.eval_every == 0 and config.eval_games:
-            eval_seed = 7_000_000 + r * config.eval_games
-            new_bot = NetBot(net, iterations=config.search, seed=1, name="new")
-            line["score_vs_previous"] = _score(
-                new_bot, NetBot(previous, iterations=config.search, seed=2), config, eval_seed
-            )
-            line["score_vs_mcts"] = _score(
-                new_bot, MCTSBot(iterations=config.search, seed=3), config, eval_seed
-            )
-        line["seconds"] = round(time.perf_counter() - start, 3)
-        net = PolicyValueNet(**{**net.__dict__, "info": {"config": settings, "round": r + 1}})
-        net.save(net_path)
-        opt_path.write_bytes(opt_state)
-        with buf_path.open("wb") as f:
-            np.savez(f, **{k: getattr(buffer, k) for k in FIELDS})
-        with log_path.open("a") as f:
-            f.write(json.dumps(line) + "\n")
-        if report is not None:
-            report(line)
+            line: dict[str, Any] = {
+                "round": r + 1,
+                "examples": len(fresh),
+                "buffer": len(buffer),
+                "games": config.games,
+                "decisions": decisions / config.games,
+                "teacher": r < config.teacher_rounds,
+                **{f"loss_{k}": round(v, 6) for k, v in losses.items()},
+            }
+            if held is not None and len(held):
+                line.update({f"val_{k}": round(v, 6) for k, v in evaluate(net, held).items()})
+            if config.eval_every and (r + 1) % config.eval_every == 0 and config.eval_games:
+                line.update(_evaluations(config, net, previous, r))
+            line["seconds"] = round(time.perf_counter() - start, 3)
+            how = {"mix": config.mix, "exploration": config.exploration}
+            info = {"config": settings, "round": r + 1, "play": how}
+            net = PolicyValueNet(**{**net.__dict__, "info": info})
+            net.save(net_path)
+            opt_path.write_bytes(opt_state)
+            _save_examples(buf_path, buffer)
+            _save_examples(val_path, held)
+            with log_path.open("a") as f:
+                f.write(json.dumps(line) + "\n")
+            if report is not None:
+                report(line)
     return net
+
+
+def _evaluations(
+    config: TrainConfig, net: PolicyValueNet, previous: PolicyValueNet, r: int
+) -> dict[str, float]:
+    """The scores of round ``r``'s network (module docstring)."""
+    eval_seed = 7_000_000 + r * config.eval_games
+    mix, c = config.mix, config.exploration
+    new_bot = NetBot(net, iterations=config.search, seed=1, name="new", mix=mix, exploration=c)
+    old_bot = NetBot(previous, iterations=config.search, seed=2, mix=mix, exploration=c)
+    scores = {
+        "score_vs_previous": _score(new_bot, old_bot, config, eval_seed),
+        "score_vs_mcts": _score(
+            new_bot, MCTSBot(iterations=config.search, seed=3), config, eval_seed
+        ),
+    }
+    if config.eval_seconds:
+        t = config.eval_seconds
+        scores["score_vs_mcts_same_time"] = _score(
+            NetBot(net, seconds=t, seed=1, mix=mix, exploration=c),
+            MCTSBot(seconds=t, seed=3),
+            config,
+            eval_seed,
+        )
+    return scores
 
 
 __all__ = ["TrainConfig", "train"]

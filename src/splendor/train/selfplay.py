@@ -1,24 +1,37 @@
 """Self-play games for training the policy + value network (issue 17).
 
-Every decision of a self-play game is searched by :class:`~splendor.bots.net_bot.NetBot`
-from the mover's own observation (C16, D22); the search's visit counts at the root become
-the policy target ``pi``, and the game's outcome (1 shared by the winners, 0 otherwise,
-seat-relative to the mover) the value target ``z``. The first decisions of a game are
-sampled from ``pi`` (exploration), the later ones are its most visited decision. Decisions
-with a single legal choice are played without search and give no example.
+Every decision of a training game is searched from the mover's own observation (C16, D22)
+by a *searcher*: :class:`~splendor.bots.net_bot.NetBot` (self-play, the network guides the
+search) or :class:`~splendor.bots.mcts.MCTSBot` (a *teacher*: expert iteration starts
+from today's search, whose visit shares the first network learns). The search's visit
+counts at the root become the policy target ``pi``, and the game's outcome (1 shared by
+the winners, 0 otherwise, seat-relative to the mover) the value target ``z``, or a blend of
+it with the search's own value of the position (``search_value``: the mean reward of the
+root's decisions weighted by their visits, for the mover; the other seats share the rest
+equally). The outcome is one noisy bit shared by a whole game, which a network memorises
+from a few hundred games; the search's value differs from position to position. The first
+decisions of a game are sampled from ``pi`` (exploration), the later ones are its most
+visited decision. Decisions with a single legal choice are played without search and give
+no example.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
 from ..bots import search as _search
-from ..bots.net_bot import NetBot
-from ..bots.network import PolicyValueNet
 from ..encoding import seat_tensor
 from ..game import get_game
+
+
+class Searcher(Protocol):
+    """A bot whose search returns its tree: ``search(observation) -> (links, stats)``
+    (:func:`splendor.bots.search.new_tree`; ``stats`` may hold more rows)."""
+
+    def search(self, observation: Any) -> tuple[np.ndarray, np.ndarray]: ...
 
 
 @dataclass(frozen=True)
@@ -54,34 +67,38 @@ FIELDS = ("x", "mask", "pi", "z")
 
 
 def self_play(
-    net: PolicyValueNet,
+    searcher: Searcher,
+    game: str,
+    num_players: int,
     *,
-    iterations: int,
     seed: int,
     explore_decisions: int = 20,
     max_decisions: int = 400,
+    search_value: float = 0.0,
 ) -> tuple[Examples, list[str], list[int]]:
-    """Play one game of the network against itself (module docstring).
+    """Play one training game, every seat searched by ``searcher`` (module docstring).
 
     Args:
-        net: the network (its game and player count are the game's).
-        iterations: search iterations per decision.
-        seed: the deal and the search's generator (the same seed, the same game).
+        searcher: the bot searching every decision (a NetBot or an MCTSBot).
+        game: ``"classic"`` or ``"duel"``; ``num_players``: its player count.
+        seed: the deal and the sampling of the first decisions (with a deterministic
+            searcher, the same seed gives the same game).
         explore_decisions: decisions (of the whole game) sampled from the visit shares.
         max_decisions: a game still going after this many decisions stops; nobody won it.
+        search_value: the weight in [0, 1] of the search's value in the value target.
 
     Returns:
         ``(examples, actions, winners)``: the examples, every decision in notation, and the
         winning seats (``[]`` for a game stopped by ``max_decisions``).
     """
-    module = get_game("duel" if net.game == "duel" else "splendor")
-    state = module.new_game(net.num_players, seed)
-    bot = NetBot(net, iterations=iterations, seed=seed)
+    module = get_game("duel" if game == "duel" else "splendor")
+    state = module.new_game(num_players, seed)
     rng = np.random.default_rng(seed)
     xs: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     pis: list[np.ndarray] = []
     movers: list[int] = []
+    values: list[float] = []
     actions: list[str] = []
     while not state.is_terminal and len(actions) < max_decisions:
         seat = state.current_player
@@ -89,15 +106,21 @@ def self_play(
         if len(legal) == 1:
             action = legal[0]
         else:
-            links, stats = bot.search(state.observation(seat))
+            links, stats = searcher.search(state.observation(seat))
             pi = np.zeros(module.NUM_ACTIONS, np.float32)
-            for a, visits, _q in _search.root_children(links, stats[:3]):
-                pi[a] = visits
+            mask = state.legal_mask()
+            seen = weighted = 0.0
+            for a, visits, q in _search.root_children(links, stats[:3]):
+                if mask[a]:
+                    pi[a] = visits
+                    seen += visits
+                    weighted += visits * q
+            values.append(weighted / seen if seen > 0 else 1.0 / num_players)
             if pi.sum() <= 0:
                 pi[[a.id for a in legal]] = 1.0
             pi /= pi.sum()
             xs.append(seat_tensor(state, seat))
-            masks.append(state.legal_mask())
+            masks.append(mask)
             pis.append(pi)
             movers.append(seat)
             if len(actions) < explore_decisions:
@@ -108,7 +131,7 @@ def self_play(
             action = module.Action.from_id(choice)
         state.apply(action)
         actions.append(str(action))
-    n = net.num_players
+    n = num_players
     winners = state.winners if state.is_terminal else []
     outcome = np.zeros(n, np.float32)
     for w in winners:
@@ -116,6 +139,12 @@ def self_play(
     if not winners:
         outcome[:] = 1.0 / n  # no winner: every seat shares the game
     z = np.array([[outcome[(m + k) % n] for k in range(n)] for m in movers], np.float32)
+    if search_value and movers:
+        v = np.array(values, np.float32)[:, None]
+        own = np.zeros((1, n), np.float32)
+        own[0, 0] = 1.0
+        by_search = v * own + (1.0 - v) * (1.0 - own) / (n - 1)
+        z = ((1.0 - search_value) * z + search_value * by_search).astype(np.float32)
     examples = Examples(
         np.array(xs, np.float32).reshape(len(movers), -1),
         np.array(masks, np.bool_).reshape(len(movers), module.NUM_ACTIONS),
@@ -125,4 +154,4 @@ def self_play(
     return examples, actions, list(winners)
 
 
-__all__ = ["FIELDS", "Examples", "self_play"]
+__all__ = ["FIELDS", "Examples", "Searcher", "self_play"]
