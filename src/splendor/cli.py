@@ -224,6 +224,9 @@ def train(
         0.0, "--mix", help="Weight of playouts in the search's evaluation (0: the value alone)."
     ),
     exploration: float = typer.Option(1.5, "--exploration", help="The search's PUCT constant."),
+    backend: str = typer.Option(
+        "auto", "--backend", help="Where games run: auto (ray if installed), local, ray, serial."
+    ),
     search_value: float = typer.Option(
         0.5, "--search-value", help="Weight of the search's value in the value target."
     ),
@@ -271,6 +274,7 @@ def train(
             init=init,
             mix=mix,
             exploration=exploration,
+            backend=backend,
         )
         config.check()
     except ValueError as e:

@@ -117,3 +117,16 @@ def test_with_mix_1_playouts_alone_evaluate(game: str, depth: int) -> None:
     assert np.array_equal(tree(net, 1.0), tree(other, 1.0))
     assert not np.array_equal(tree(net, 0.0), tree(other, 0.0))
     assert not np.array_equal(tree(net, 0.5), tree(net, 0.0))
+
+
+def test_with_mix_1_a_node_gets_children_on_its_second_visit() -> None:
+    net = PolicyValueNet.initial("classic", 2, hidden=(32, 16), seed=2)
+    state = classic.new_game(2, seed=6)
+    obs = state.observation(state.current_player)
+    _done, links, stats, size = _search("classic", obs, net, 300, 100_000, 1.0)
+    expanded = [v for v in range(1, size) if links[T_CHILD, v] != NO_NODE]
+    assert expanded and all(stats[0, v] >= 2 for v in expanded)
+    assert all(stats[0, v] <= 1 for v in range(1, size) if links[T_CHILD, v] == NO_NODE)
+    # a blend needs the value at the first visit: every visited node has children
+    _done, links, stats, blended = _search("classic", obs, net, 300, 100_000, 0.99)
+    assert blended > 2 * size

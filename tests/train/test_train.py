@@ -4,6 +4,7 @@ examples it learns from, and the torch weights against the compiled forward pass
 
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import numpy as np
@@ -119,11 +120,17 @@ def test_a_teacher_starts_the_run_and_workers_change_nothing(tmp_path) -> None:
     train(config, tmp_path / "one", report=lines.append)
     assert [x["teacher"] for x in lines] == [True, False]
     assert all(np.isfinite(x["val_value"]) and x["val_policy"] > 0 for x in lines)
-    two = TrainConfig(rounds=2, seed=3, teacher="mcts:12", teacher_rounds=1, workers=2, **settings)
-    train(two, tmp_path / "two")  # a resumed run may change its workers
     a = PolicyValueNet.load(tmp_path / "one" / "network.npz")
-    b = PolicyValueNet.load(tmp_path / "two" / "network.npz")
-    assert np.array_equal(a.w1, b.w1) and np.array_equal(a.wv, b.wv)
+    for backend in ("local", "ray"):
+        if backend == "ray" and importlib.util.find_spec("ray") is None:
+            continue  # Ray is an extra: pip install -e '.[ray]'
+        two = TrainConfig(
+            rounds=2, seed=3, teacher="mcts:12", teacher_rounds=1, workers=2, backend=backend,
+            **settings,
+        )  # fmt: skip
+        train(two, tmp_path / backend)
+        b = PolicyValueNet.load(tmp_path / backend / "network.npz")
+        assert np.array_equal(a.w1, b.w1) and np.array_equal(a.wv, b.wv), backend
     # held-out games are not in the fitted buffer
     with (
         np.load(tmp_path / "one" / "buffer.npz") as buf,
@@ -147,6 +154,7 @@ def test_old_configs_load_and_bad_settings_are_named(tmp_path) -> None:
         ({"search_value": 1.5}, "search_value must be in"),
         ({"noise": 1.0}, "noise must be in"),
         ({"mix": -0.1}, "mix must be in"),
+        ({"backend": "cloud"}, "unknown backend 'cloud'"),
     ):
         with pytest.raises(ValueError, match=message):
             TrainConfig(**bad).check()

@@ -16,7 +16,10 @@ observation, C16 / D22), but AlphaZero's selection and evaluation instead of pla
    reward of a playout from that position (AlphaGo's mixed evaluation; the playouts of
    :mod:`splendor.bots.search`: greedy to the end of the game in classic Splendor, the
    heuristic for ``max_playout`` decisions in Duel, then the evaluation of
-   :mod:`splendor.bots.playout`). A decision legal in this determinization but not in
+   :mod:`splendor.bots.playout`). With ``mix = 1`` the network's value plays no part,
+   so a new node is first evaluated by a playout alone and gets its children (and the
+   network's priors) on its second visit: half the network's evaluations or fewer, as most
+   nodes of a tree are visited once. A decision legal in this determinization but not in
    earlier ones gets a child with the network's prior of the current position. A finished
    game is scored by the game's rewards (1 shared by the winners).
 4. *Backpropagation*, as in :mod:`splendor.bots.search` (max-n: every seat its own reward).
@@ -188,6 +191,21 @@ def _iterate_net(
                 break
             player = np.int64(s.current)
             leaf = links[T_CHILD, node] == NO_NODE
+            if leaf and mix >= 1.0 and node != 0 and stats[S_VISITS, node] < 1.0:
+                # playouts alone evaluate: a node is expanded on its second visit only
+                _play_out(
+                    work,
+                    mask,
+                    reward,
+                    max_playout,
+                    rng,
+                    legal_mask,
+                    apply,
+                    rewards,
+                    playout_policy,
+                    evaluate,
+                )
+                break
             if leaf or _missing(links, node, mask, n_legal):
                 x[:] = 0.0
                 _encode_view(work, player, x, off, table_a, table_b)

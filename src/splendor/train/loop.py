@@ -17,7 +17,8 @@ A training run lives in one folder:
 
 The first ``teacher_rounds`` rounds are played by the ``teacher`` (an ``mcts`` bot spec:
 expert iteration starts by learning today's search), the others by the network itself,
-with Dirichlet ``noise`` at the root. Games are played by ``workers`` local processes.
+with Dirichlet ``noise`` at the root. Games are played by ``workers`` processes: local
+ones, or Ray tasks.
 
 Each round is deterministic given the config's seed, whatever the number of workers
 (only the ``eval_seconds`` score depends on the machine's speed): round ``r``'s games use
@@ -28,22 +29,25 @@ stopped at any moment resumes at the first round that is not in the log.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import multiprocessing
+import os
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..arena.runner import check_backend
 from ..bots import make_bot, parse_bot_spec
 from ..bots.mcts import MCTSBot
 from ..bots.net_bot import NetBot
-from ..bots.network import PolicyValueNet
+from ..bots.network import WEIGHTS, PolicyValueNet
 from ..match import play_game
 from .fit import evaluate, fit
 from .selfplay import FIELDS, Examples, Searcher, self_play
@@ -70,7 +74,11 @@ class TrainConfig:
         noise: the share of Dirichlet noise at the root in self-play (:class:`NetBot`).
         explore: decisions of each game sampled from the visit shares.
         holdout: every ``holdout``-th game is held out for the ``val_*`` losses (0: none).
-        workers: local processes playing the games.
+        workers: processes playing the games.
+        backend: where they run: ``serial`` (this process), ``local`` (a process pool),
+            ``ray`` (Ray tasks; ``RAY_ADDRESS`` names a cluster) or ``auto`` (Ray when it
+            is installed and ``workers > 1``, else local processes). The games and so the
+            run are the same on every backend.
         eval_seconds: with ``eval_every``, also score the network against ``mcts`` at
             this time per decision (0: not).
         search_value: the weight of the search's value in the value target (the rest:
@@ -107,6 +115,7 @@ class TrainConfig:
     init: str = ""
     mix: float = 0.0
     exploration: float = 1.5
+    backend: str = "auto"
 
     def check(self) -> None:
         """Raises ValueError naming the first setting out of range."""
@@ -128,6 +137,8 @@ class TrainConfig:
                 raise ValueError(f"{name} must be 0 or more, got {getattr(self, name)}")
         if not 1 <= self.workers <= 256:
             raise ValueError(f"workers must be 1 to 256, got {self.workers}")
+        if self.backend != "auto":
+            check_backend(self.backend, workers=self.workers)
         if not 0.0 <= self.mix <= 1.0 or not self.exploration >= 0.0:
             raise ValueError(
                 f"mix must be in [0, 1] and exploration 0 or more, got {self.mix}, "
@@ -165,7 +176,7 @@ class TrainConfig:
         return TrainConfig(**values)
 
 
-_SAME_RUN_EXEMPT = ("rounds", "workers", "eval_every", "eval_games", "eval_seconds")
+_SAME_RUN_EXEMPT = ("rounds", "workers", "backend", "eval_every", "eval_games", "eval_seconds")
 """Settings a resumed run may change: they do not change what the rounds learn."""
 
 
@@ -231,6 +242,8 @@ def _searcher(config: TrainConfig, net: PolicyValueNet, r: int, seed: int) -> Se
 def _play(task: tuple[TrainConfig, PolicyValueNet, int, int]) -> tuple[Examples, int]:
     """One training game (a worker's task): its examples and decision count."""
     config, net, r, seed = task
+    # Ray hands numpy arrays over read-only, a type the compiled search has no cache for
+    net = replace(net, **{k: np.array(getattr(net, k)) for k in WEIGHTS})
     examples, actions, _winners = self_play(
         _searcher(config, net, r, seed),
         config.game,
@@ -243,15 +256,41 @@ def _play(task: tuple[TrainConfig, PolicyValueNet, int, int]) -> tuple[Examples,
     return examples, len(actions)
 
 
+def _backend(config: TrainConfig) -> str:
+    """The backend that plays the games: ``auto`` is Ray when it is installed and there is
+    more than one worker, else local processes (one worker: this process)."""
+    if config.backend != "auto":
+        return config.backend
+    if config.workers <= 1:
+        return "serial"
+    return "ray" if importlib.util.find_spec("ray") is not None else "local"
+
+
 @contextmanager
-def _games_runner(workers: int) -> Iterator[Callable[[list[Any]], list[tuple[Examples, int]]]]:
-    """A function playing a list of :func:`_play` tasks, in order: here, or on
-    ``workers`` processes (started once for the whole run)."""
-    if workers <= 1:
+def _games_runner(
+    config: TrainConfig,
+) -> Iterator[Callable[[list[Any]], list[tuple[Examples, int]]]]:
+    """A function playing a list of :func:`_play` tasks and returning their results in
+    order: in this process, on ``workers`` local processes (started once for the whole
+    run), or as Ray tasks (``ray.init()``: the cluster of ``RAY_ADDRESS`` if set, else a
+    local instance of ``workers`` CPUs)."""
+    backend = _backend(config)
+    if backend == "serial":
         yield lambda tasks: [_play(t) for t in tasks]
         return
+    if backend == "ray":
+        import ray
+
+        if not ray.is_initialized():
+            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            if not os.environ.get("RAY_ADDRESS"):
+                kwargs["num_cpus"] = config.workers
+            ray.init(**kwargs)
+        remote = ray.remote(num_cpus=1)(_play)
+        yield lambda tasks: list(ray.get([remote.remote(t) for t in tasks]))
+        return
     context = multiprocessing.get_context("spawn")  # no fork of torch's threads
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=config.workers, mp_context=context) as pool:
         yield lambda tasks: list(pool.map(_play, tasks))
 
 
@@ -313,7 +352,7 @@ def train(
     buf_path, val_path = folder / "buffer.npz", folder / "validation.npz"
     buffer = _load_examples(buf_path) if done_rounds else None
     held = _load_examples(val_path) if done_rounds else None
-    with _games_runner(config.workers) as play:
+    with _games_runner(config) as play:
         for r in range(done_rounds, config.rounds):
             start = time.perf_counter()
             seeds = [config.seed * 1_000_003 + r * config.games + k for k in range(config.games)]
