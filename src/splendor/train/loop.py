@@ -243,7 +243,8 @@ def _play(task: tuple[TrainConfig, PolicyValueNet, int, int]) -> tuple[Examples,
     """One training game (a worker's task): its examples and decision count."""
     config, net, r, seed = task
     # Ray hands numpy arrays over read-only, a type the compiled search has no cache for
-    net = replace(net, **{k: np.array(getattr(net, k)) for k in WEIGHTS})
+    copies: dict[str, Any] = {k: np.array(getattr(net, k)) for k in WEIGHTS}
+    net = replace(net, **copies)
     examples, actions, _winners = self_play(
         _searcher(config, net, r, seed),
         config.game,
