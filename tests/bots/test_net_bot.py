@@ -94,3 +94,15 @@ def test_a_network_carries_its_play_settings() -> None:
     )
     default = visits(NetBot(net, iterations=200, seed=2, early_stop=False))
     assert by_info == explicit and by_info != default
+
+
+def test_the_shipped_networks_are_found_by_game_and_player_count() -> None:
+    from splendor.bots import nets
+
+    for name in nets.shipped():
+        game, players = name.split("-")
+        path = nets.shipped_path(game, int(players.rstrip("p")))
+        assert path is not None and path.stem == name
+        net = PolicyValueNet.load(path)
+        assert (net.game, f"{net.num_players}p") == (game, players)
+    assert nets.shipped_path("classic", 9) is None

@@ -109,6 +109,10 @@ def test_the_train_command(tmp_path) -> None:
     assert bad.exit_code == 2 and "two sizes" in bad.output
     bad = runner.invoke(app, ["train", "--out", str(tmp_path / "y"), "--game", "duel", "-p", "3"])
     assert bad.exit_code == 2 and "Splendor Duel has 2 players" in bad.output
+    bad = runner.invoke(app, ["train", "--out", str(tmp_path / "z"), "--backend", "cloud"])
+    assert bad.exit_code == 2 and "unknown backend 'cloud'" in bad.output
+    bad = runner.invoke(app, ["train", "--out", str(tmp_path / "t"), "--teacher", "greedy"])
+    assert bad.exit_code == 2 and "the teacher must be mcts" in bad.output
 
 
 def test_a_teacher_starts_the_run_and_workers_change_nothing(tmp_path) -> None:
