@@ -26,7 +26,9 @@ opening and from positions 20 and 40 decisions into random games, once with unif
 random full playouts (the issue's target: at least 2,000 iterations/s, 2-player classic),
 once with the cheap heuristic playouts (classic to the end, Duel cut off after 16 decisions
 and evaluated) and once with the bot's default configuration (classic: greedy playouts to
-the end; Duel: the heuristic ones, so the same as the row before).
+the end; Duel: the heuristic ones, so the same as the row before). Beside them, the network
+search's iterations per second (issue 17) with a network of the default shape: its value
+alone, and its priors with the default playouts.
 """
 
 from __future__ import annotations
@@ -258,6 +260,34 @@ def bench_mcts(num_players: int, seconds: float, game: str = "classic") -> dict[
         spent = 0.0
         for st in positions:
             bot = MCTSBot(seconds=seconds / 6, seed=1, early_stop=False, **kwargs)
+            bot.search(st.observation(st.current_player))
+            assert bot.last is not None
+            iterations += bot.last.iterations
+            spent += bot.last.seconds
+        out[key] = round(iterations / spent, 1)
+    out.update(_bench_net_search(g, num_players, positions, seconds))
+    return out
+
+
+def _bench_net_search(
+    g: _Game, num_players: int, positions: list[Any], seconds: float
+) -> dict[str, float]:
+    """Iterations per second of the network search (:mod:`splendor.bots.net_search`) with
+    a network of the default shape (random weights: the speed does not depend on them),
+    over the same positions: the network's value alone (``mix = 0``) and its priors with
+    the playouts of ``mcts`` (``mix = 1``)."""
+    from .bots.net_bot import NetBot
+    from .bots.network import PolicyValueNet
+
+    net = PolicyValueNet.initial(
+        "duel" if g.name == "duel" else "classic", num_players, (256, 128), 0
+    )
+    out: dict[str, float] = {}
+    for key, mix in (("net_value_per_s", 0.0), ("net_priors_playouts_per_s", 1.0)):
+        NetBot(net, iterations=8, seed=0, mix=mix).search(positions[0].observation(0))
+        iterations, spent = 0, 0.0
+        for st in positions:
+            bot = NetBot(net, seconds=seconds / 6, seed=1, early_stop=False, mix=mix)
             bot.search(st.observation(st.current_player))
             assert bot.last is not None
             iterations += bot.last.iterations
