@@ -274,16 +274,22 @@ def _bench_net_search(
 ) -> dict[str, float]:
     """Iterations per second of the network search (:mod:`splendor.bots.net_search`) with
     a network of the default shape (random weights: the speed does not depend on them),
-    over the same positions: the network's value alone (``mix = 0``) and its priors with
-    the playouts of ``mcts`` (``mix = 1``)."""
+    over the same positions: the network's value alone (``mix = 0``), its priors with
+    the playouts of ``mcts`` (``mix = 1``), and the setting of the shipped networks: the
+    reach features read (:mod:`splendor.bots.features`) and value and playouts blended
+    half and half (``net_features_half_per_s``)."""
     from .bots.net_bot import NetBot
     from .bots.network import PolicyValueNet
 
-    net = PolicyValueNet.initial(
-        "duel" if g.name == "duel" else "classic", num_players, (256, 128), 0
-    )
+    game = "duel" if g.name == "duel" else "classic"
+    plain = PolicyValueNet.initial(game, num_players, (256, 128), 0)
+    reach = PolicyValueNet.initial(game, num_players, (256, 128), 0, features=True)
     out: dict[str, float] = {}
-    for key, mix in (("net_value_per_s", 0.0), ("net_priors_playouts_per_s", 1.0)):
+    for key, net, mix in (
+        ("net_value_per_s", plain, 0.0),
+        ("net_priors_playouts_per_s", plain, 1.0),
+        ("net_features_half_per_s", reach, 0.5),
+    ):
         NetBot(net, iterations=8, seed=0, mix=mix).search(positions[0].observation(0))
         iterations, spent = 0, 0.0
         for st in positions:

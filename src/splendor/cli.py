@@ -294,6 +294,73 @@ def train(
 
 
 @app.command()
+def distill(
+    game: str = typer.Option("classic", "--game", "-g", help="classic or duel."),
+    players: int = typer.Option(2, "--players", "-p", help="Player count the network plays."),
+    out: Path = typer.Option(..., "--out", "-o", help="The run's folder (resumed if it exists)."),
+    games: int = typer.Option(15_000, "--games", help="Games whose positions are labelled."),
+    sample: float = typer.Option(0.5, "--sample", help="Share of their decisions kept."),
+    playouts: int = typer.Option(8, "--playouts", help="Playouts averaged per position."),
+    steps: int = typer.Option(12_000, "--steps", help="Adam steps of the fit."),
+    hidden: str = typer.Option("256,128", "--hidden", help="The two hidden layers' sizes."),
+    features: bool = typer.Option(
+        True, "--features/--no-features", help="Read the reach features too."
+    ),
+    batch: int = typer.Option(512, "--batch", help="Rows per Adam step."),
+    lr: float = typer.Option(1e-3, "--lr", help="Adam's learning rate (a third of it at the end)."),
+    holdout: int = typer.Option(10, "--holdout", help="Every N-th game is held out."),
+    seed: int = typer.Option(0, "--seed", help="The run's seed (the same seed, the same run)."),
+    workers: int = typer.Option(1, "--workers", "-j", help="Processes labelling positions."),
+    mix: float = typer.Option(0.5, "--mix", help="Weight of playouts when the network plays."),
+    exploration: float = typer.Option(1.5, "--exploration", help="PUCT constant when it plays."),
+) -> None:
+    """Fit a network's value to the mean of the search's playouts over many positions.
+
+    Positions come from greedy games with random decisions; each is labelled, from the
+    mover's observation only, by the mean reward of --playouts determinized playouts of
+    mcts, and its policy target is greedy's judgement. Writes OUT/network.npz (play it with
+    net:OUT/network.npz), OUT/log.jsonl and the labelled positions (resumed when cut off).
+    """
+    import json as _json
+
+    try:
+        from .train.distill import DistillConfig
+        from .train.distill import distill as run_distill
+
+        sizes = tuple(int(x) for x in hidden.split(","))
+        if len(sizes) != 2:
+            raise ValueError(f"--hidden takes two sizes, got {hidden!r}")
+        config = DistillConfig(
+            game="duel" if game.lower() == "duel" else game.lower(),
+            players=players,
+            games=games,
+            sample=sample,
+            playouts=playouts,
+            hidden=(sizes[0], sizes[1]),
+            features=features,
+            steps=steps,
+            batch=batch,
+            lr=lr,
+            holdout=holdout,
+            seed=seed,
+            workers=workers,
+            mix=mix,
+            exploration=exploration,
+        )
+        config.check()
+        run_distill(config, out, report=lambda line: typer.echo(_json.dumps(line)))
+    except ValueError as e:
+        typer.echo(f"error: {e}", err=True)
+        raise typer.Exit(2) from None
+    except ImportError as e:
+        typer.echo(f"error: distillation needs torch: pip install -e '.[train]' ({e})", err=True)
+        raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted; run the same command to resume from {out}", err=True)
+        raise typer.Exit(130) from None
+
+
+@app.command()
 def arena(
     game: str = typer.Option(
         "classic", "--game", "-g", help="Which game: classic (2-4 players) or duel (2 players)."

@@ -240,3 +240,27 @@ def test_bad_settings_are_refused_before_any_game(tmp_path):
         with pytest.raises(ValueError, match=message):
             run_arena(out=tmp_path / "x", **kwargs)
         assert not (tmp_path / "x").exists()
+
+
+def test_local_workers_start_after_the_search_is_compiled_once(monkeypatch, tmp_path):
+    """The local backend compiles (or loads) every bot's kernels in the parent before its
+    worker processes start, so they never compile the same numba cache at once."""
+    seen: list[str] = []
+    monkeypatch.setattr(splendor.bots, "warm_up_spec", seen.append)
+    results = run_arena(
+        "random,mcts:8",
+        game="classic",
+        games=2,
+        seed=1,
+        backend="local",
+        workers=1,
+        out=tmp_path / "a",
+        bootstrap=10,
+    )
+    assert sorted(seen) == ["mcts:8", "random"]
+    assert len(results["game_results"]) == 2
+
+
+def test_warm_up_spec_refuses_what_is_not_a_bot() -> None:
+    with pytest.raises(ValueError, match="known bots"):
+        splendor.bots.warm_up_spec("")

@@ -8,10 +8,11 @@ import pytest
 
 from splendor import classic, duel
 from splendor.bots import net_search
+from splendor.bots.features import search_plan
 from splendor.bots.network import PolicyValueNet
 from splendor.bots.search import NO_NODE, T_ACTION, T_CHILD, T_PARENT, T_SIBLING
 from splendor.core import seed_rng
-from splendor.encoding import card_tables, field_offsets, observation_size
+from splendor.encoding import card_tables, field_offsets
 
 
 def _search(
@@ -41,11 +42,12 @@ def _search(
         iterations,
         1.5,
         rng,
-        np.zeros(observation_size(game, n), np.float32),
+        np.zeros(net.input_size, np.float32),
         field_offsets(game, n),
         np.zeros(module.NUM_ACTIONS),
         np.zeros(n),
         net.arrays(),
+        search_plan(game, n, net.features),
         card_tables(game),
         mix,
         max_playout,
@@ -61,10 +63,18 @@ def _children(links, node: int) -> list[int]:
     return out
 
 
-@pytest.mark.parametrize("game, players", [("classic", 2), ("classic", 3), ("duel", 2)])
-def test_the_tree_follows_the_rules_and_the_networks_priors(game: str, players: int) -> None:
+@pytest.mark.parametrize(
+    "game, players, features",
+    [("classic", 2, False), ("classic", 3, False), ("duel", 2, False)]
+    + [("classic", 2, True), ("classic", 4, True), ("duel", 2, True)],
+)
+def test_the_tree_follows_the_rules_and_the_networks_priors(
+    game: str, players: int, features: bool
+) -> None:
+    """The priors at the root are the network's policy of the observation, reach features
+    included when the network reads them (computed inside the compiled search)."""
     module = classic if game == "classic" else duel
-    net = PolicyValueNet.initial(game, players, hidden=(32, 16), seed=2)
+    net = PolicyValueNet.initial(game, players, hidden=(32, 16), seed=2, features=features)
     rng = np.random.default_rng(4)
     state = module.new_game(players, seed=5)
     for _ in range(20):  # a position in the game, not only the deal

@@ -104,3 +104,29 @@ def test_bad_network_files_are_refused_with_what_is_wrong(tmp_path) -> None:
     with pytest.raises(ValueError, match="plays classic with 2 players, not duel with 2"):
         net.evaluate(duel.new_game(seed=1))
     assert default_scale("classic", 2).min() > 0
+
+
+@pytest.mark.parametrize("game", ["classic", "duel"])
+def test_a_network_with_reach_features_reads_them(game: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A network with ``features`` evaluates the tensor followed by its reach features
+    (:mod:`splendor.bots.features`); its file says so, and a file whose flag does not fit
+    its shapes is refused."""
+    from dataclasses import replace
+
+    from splendor.bots.features import feature_size, with_features
+    from splendor.encoding import observation_size
+
+    net = PolicyValueNet.initial(game, 2, hidden=(16, 8), seed=2, features=True)
+    assert net.input_size == observation_size(game, 2) + feature_size(game, 2)
+    module = duel if game == "duel" else classic
+    state = module.new_game(2, 9)
+    policy, value = net.evaluate(state)
+    x = with_features(seat_tensor(state, state.current_player), game, 2)
+    ref_policy, ref_value = _reference(net, x.astype(np.float64), state.legal_mask())
+    np.testing.assert_allclose(policy, ref_policy, atol=1e-5)
+    np.testing.assert_allclose(value, ref_value, atol=1e-5)
+    loaded = PolicyValueNet.load(net.save(tmp_path / "f.npz"))
+    assert loaded.features
+    np.testing.assert_array_equal(loaded.w1, net.w1)
+    with pytest.raises(ValueError, match="w1"):
+        replace(net, features=False)

@@ -340,7 +340,11 @@ def _serial(tasks: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 def _local(tasks: list[dict[str, Any]], workers: int) -> Iterator[dict[str, Any]]:
     # spawn, not fork: the parent may run threads (the progress bar), and a forked child of
     # a threaded process can deadlock; each worker imports the package once (numba caches).
+    from ..bots import warm_up_spec
+
     ctx = multiprocessing.get_context("spawn")
+    for spec in sorted({s for t in tasks for s in t["specs"]}):
+        warm_up_spec(spec)  # one compile here, not one per worker at the same moment
     pool = ProcessPoolExecutor(max_workers=max(1, min(workers, len(tasks))), mp_context=ctx)
     try:
         pending = {pool.submit(play_task, task) for task in tasks}

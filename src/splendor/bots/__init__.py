@@ -189,6 +189,27 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     return ExternalBot(p.command, seed=seed)
 
 
+def warm_up_spec(spec: str) -> None:
+    """Compile in this process (or load from numba's cache) the search kernels the bot of
+    ``spec`` runs, for both games. Call it before starting processes that play such bots:
+    they then load one complete cache instead of compiling it at the same moment, a race
+    numba's cache does not always survive (``ReferenceError: underlying object has
+    vanished``). Other kinds need nothing.
+
+    Raises:
+        ValueError: ``spec`` is not a bot spec (:func:`parse_bot_spec`).
+    """
+    kind = parse_bot_spec(spec).kind
+    if kind == "mcts":
+        from .mcts import warm_up
+
+        warm_up()
+    elif kind == "net":
+        from .net_bot import warm_up as warm_up_net
+
+        warm_up_net()
+
+
 __all__ = [
     "BOT_NAMES",
     "LEVELS",
@@ -198,4 +219,5 @@ __all__ = [
     "RandomBot",
     "make_bot",
     "parse_bot_spec",
+    "warm_up_spec",
 ]

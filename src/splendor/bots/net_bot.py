@@ -19,8 +19,9 @@ import numpy as np
 
 from .. import classic, duel
 from ..core import seed_rng
-from ..encoding import card_tables, field_offsets, observation_size
+from ..encoding import card_tables, field_offsets
 from . import net_search, search
+from .features import search_plan
 from .mcts import MCTSBot, SearchStats
 from .nets import shipped_path
 from .network import PolicyValueNet
@@ -185,7 +186,8 @@ class NetBot:
         work = np.zeros(1, dtype=obs.dtype)
         mask = np.zeros(module.NUM_ACTIONS, np.bool_)
         reward = np.zeros(n)
-        x = np.zeros(observation_size(game, n), np.float32)
+        x = np.zeros(net.input_size, np.float32)
+        features = search_plan(game, n, net.features)
         off = field_offsets(game, n)
         policy = np.zeros(module.NUM_ACTIONS)
         value = np.zeros(n)
@@ -211,6 +213,7 @@ class NetBot:
                 policy,
                 value,
                 weights,
+                features,
                 tables,
                 mix,
                 depth,
@@ -275,4 +278,17 @@ class NetBot:
             stats[net_search.S_PRIOR, node] = (1.0 - self.noise) * prior + self.noise * eta[k]
 
 
-__all__ = ["DEFAULT_EXPLORATION", "MAX_NODES", "NetBot"]
+def warm_up() -> None:
+    """Compile the network search's kernels for both games (or load them from numba's
+    cache), with and without reach features and playouts."""
+    from .. import classic, duel
+
+    for module, game in ((classic, "classic"), (duel, "duel")):
+        state = module.new_game(2, 0)
+        for features in (False, True):
+            net = PolicyValueNet.initial(game, 2, (4, 4), seed=0, features=features)
+            for mix in (0.0, 0.5, 1.0):
+                NetBot(net, iterations=8, seed=0, mix=mix).search(state.observation(0))
+
+
+__all__ = ["DEFAULT_EXPLORATION", "MAX_NODES", "NetBot", "warm_up"]

@@ -42,6 +42,7 @@ from ..classic import rules as classic_rules
 from ..core import ENGINE_SOURCES, refresh_numba_cache, state_record
 from ..duel import rules as duel_rules
 from ..encoding import encode_classic, encode_duel
+from . import features as _features
 from . import greedy_compiled as _greedy_compiled
 from . import network as _network
 from . import playout as _playout
@@ -52,6 +53,7 @@ refresh_numba_cache(
     __file__,
     *ENGINE_SOURCES,
     _network.__file__,
+    _features.__file__,
     _search.__file__,
     _encoding.__file__,
     _playout.__file__,
@@ -72,9 +74,8 @@ def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     Raises:
         ValueError: ``capacity`` below 1.
     """
-    links, stats3, size = _search.new_tree(capacity)
-    stats = np.zeros((S_FIELDS, capacity), dtype=np.float64)
-    stats[:3] = stats3
+    links, _stats3, size = _search.new_tree(capacity)
+    stats = np.zeros((S_FIELDS, capacity), dtype=np.float64)  # touches no memory until used
     return links, stats, size
 
 
@@ -157,6 +158,7 @@ def _iterate_net(
     policy: np.ndarray,
     value: np.ndarray,
     weights: tuple[np.ndarray, ...],
+    features: np.ndarray,
     legal_mask: _search.LegalMaskFn,
     apply: _search.ApplyFn,
     determinize_into: _search.DeterminizeFn,
@@ -209,6 +211,9 @@ def _iterate_net(
             if leaf or _missing(links, node, mask, n_legal):
                 x[:] = 0.0
                 _encode_view(work, player, x, off, table_a, table_b)
+                if features.shape[0] > 0:
+                    n_in = features[_features.PLAN_SIZE]
+                    _features.reach_features(x[:n_in], features, x[n_in:])
                 _network.forward(x, w1, b1, w2, b2, wp, bp, wv, bv, scale, mask, policy, value)
                 if not _add_children(links, stats, size, node, mask, policy):
                     full = True
@@ -326,6 +331,7 @@ def net_search_classic(
     policy: np.ndarray,
     value: np.ndarray,
     weights: tuple[np.ndarray, ...],
+    features: np.ndarray,
     tables: tuple[np.ndarray, np.ndarray],
     mix: float,
     max_playout: int,
@@ -333,6 +339,8 @@ def net_search_classic(
     """:func:`_iterate_net` for classic Splendor (``x``: the tensor buffer, ``off``: the
     field offsets of :func:`splendor.encoding.field_offsets`; ``policy`` and ``value``:
     buffers of the network's outputs; ``weights``: :meth:`PolicyValueNet.arrays`;
+    ``features``: :func:`splendor.bots.features.search_plan` (empty: no reach features;
+    ``x`` then holds the tensor only);
     ``tables``: :func:`splendor.encoding.card_tables`; ``mix``: the playouts' weight in
     the evaluation, ``max_playout``: their length, module docstring; playouts are greedy's
     (:func:`splendor.bots.greedy_compiled.classic_greedy_policy`))."""
@@ -352,6 +360,7 @@ def net_search_classic(
         policy,
         value,
         weights,
+        features,
         classic_rules.legal_mask,
         classic_rules.apply,
         classic_rules.determinize_into,
@@ -382,6 +391,7 @@ def net_search_duel(
     policy: np.ndarray,
     value: np.ndarray,
     weights: tuple[np.ndarray, ...],
+    features: np.ndarray,
     tables: tuple[np.ndarray, np.ndarray],
     mix: float,
     max_playout: int,
@@ -404,6 +414,7 @@ def net_search_duel(
         policy,
         value,
         weights,
+        features,
         duel_rules.legal_mask,
         duel_rules.apply,
         duel_rules.determinize_into,

@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from ..encoding import game_name, num_actions, observation_high, observation_size, seat_tensor
+from .features import feature_size, with_features
 
 NETWORK_FORMAT = "splendor-network"
 NETWORK_VERSION = 1
@@ -116,11 +117,15 @@ def forward(  # pragma: no cover - compiled
         value[k] /= total
 
 
-def default_scale(game: str, num_players: int) -> np.ndarray:
+def default_scale(game: str, num_players: int, features: bool = False) -> np.ndarray:
     """What each input is divided by: its upper bound in the tensor's layout
-    (:func:`splendor.encoding.observation_high`), 100 where it has none (``float32``)."""
+    (:func:`splendor.encoding.observation_high`), 100 where it has none, and 10 for each
+    reach feature when ``features`` (``float32``)."""
     high = observation_high(game, num_players).astype(np.float64)
-    return np.where(np.isfinite(high) & (high > 0), high, 100.0).astype(np.float32)
+    scale = np.where(np.isfinite(high) & (high > 0), high, 100.0)
+    if features:
+        scale = np.concatenate([scale, np.full(feature_size(game, num_players), 10.0)])
+    return scale.astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,9 @@ class PolicyValueNet:
         wv, bv: value head, ``(h2, num_players)`` and ``(num_players,)``.
         scale: the input divisors, ``(n_in,)`` (:func:`default_scale`).
         info: what produced it (command, seed, training log), JSON-able.
+        features: whether the input is the observation tensor followed by its reach
+            features (:mod:`splendor.bots.features`); ``n_in`` is then the tensor's size
+            plus :func:`splendor.bots.features.feature_size`.
     """
 
     game: str
@@ -150,16 +158,37 @@ class PolicyValueNet:
     bv: np.ndarray
     scale: np.ndarray
     info: dict[str, Any] = field(default_factory=dict)
+    features: bool = False
 
     def __post_init__(self) -> None:
-        _check_shapes(self.game, self.num_players, {k: getattr(self, k) for k in WEIGHTS})
+        _check_shapes(
+            self.game, self.num_players, {k: getattr(self, k) for k in WEIGHTS}, self.features
+        )
+
+    @property
+    def input_size(self) -> int:
+        """``n_in``: the tensor's size, plus the reach features' when :attr:`features`."""
+        return int(self.w1.shape[0])
+
+    def inputs(self, x: np.ndarray) -> np.ndarray:
+        """The network's input rows for observation tensors ``x`` (``(N, observation_size)``
+        or one ``(observation_size,)``): ``x`` itself, or with the reach features appended
+        when :attr:`features` (``float32``)."""
+        if not self.features:
+            return np.asarray(x, dtype=np.float32)
+        return with_features(x, self.game, self.num_players)
 
     @classmethod
     def initial(
-        cls, game: str, num_players: int = 2, hidden: tuple[int, int] = (256, 128), seed: int = 0
+        cls,
+        game: str,
+        num_players: int = 2,
+        hidden: tuple[int, int] = (256, 128),
+        seed: int = 0,
+        features: bool = False,
     ) -> PolicyValueNet:
         """A network with random weights (He initialisation, zero biases): where training
-        starts.
+        starts; with ``features``, it reads the reach features too (:attr:`features`).
 
         Raises:
             ValueError: an unknown game, a player count it does not allow, or a hidden size
@@ -167,6 +196,8 @@ class PolicyValueNet:
         """
         name = game_name(game)
         n_in = observation_size(name, num_players)
+        if features:
+            n_in += feature_size(name, num_players)
         n_act = num_actions(name)
         h1, h2 = hidden
         if h1 < 1 or h2 < 1:
@@ -188,7 +219,8 @@ class PolicyValueNet:
             bp=np.zeros(n_act, np.float32),
             wv=layer(h2, num_players) * np.float32(0.1),
             bv=np.zeros(num_players, np.float32),
-            scale=default_scale(name, num_players),
+            scale=default_scale(name, num_players, features),
+            features=features,
         )
 
     def arrays(self) -> tuple[np.ndarray, ...]:
@@ -214,7 +246,7 @@ class PolicyValueNet:
             seat = state.current_player
             if seat is None:
                 raise ValueError("the game is over: no seat to move")
-        x = seat_tensor(state, seat)
+        x = self.inputs(seat_tensor(state, seat))
         mask = (
             state.legal_mask()
             if seat == state.current_player
@@ -248,6 +280,7 @@ class PolicyValueNet:
             "version": NETWORK_VERSION,
             "game": self.game,
             "num_players": self.num_players,
+            "features": self.features,
             "info": self.info,
         }
         with p.open("wb") as f:
@@ -287,20 +320,26 @@ class PolicyValueNet:
                 game=str(meta.get("game")),
                 num_players=int(meta.get("num_players", 0)),
                 info=dict(meta.get("info") or {}),
+                features=bool(meta.get("features", False)),
                 **{k: arrays[k].astype(np.float32) for k in WEIGHTS},
             )
         except ValueError as e:
             raise ValueError(f"{path}: {e}") from None
 
 
-def _check_shapes(game: str, num_players: int, w: dict[str, np.ndarray]) -> None:
-    """Every array's shape against the game's tensor size and action count.
+def _check_shapes(
+    game: str, num_players: int, w: dict[str, np.ndarray], features: bool = False
+) -> None:
+    """Every array's shape against the game's tensor size (plus the reach features' with
+    ``features``) and action count.
 
     Raises:
         ValueError: the first shape that does not fit, named.
     """
     name = game_name(game)
     n_in = observation_size(name, num_players)
+    if features:
+        n_in += feature_size(name, num_players)
     n_act = num_actions(name)
     h1 = w["b1"].shape[0] if w["b1"].ndim == 1 else -1
     h2 = w["b2"].shape[0] if w["b2"].ndim == 1 else -1

@@ -83,7 +83,10 @@ def new_tree(capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """
     if capacity < 1:
         raise ValueError(f"tree capacity must be at least 1, got {capacity}")
-    links = np.full((T_FIELDS, capacity), NO_NODE, dtype=np.int32)
+    # append_child writes every field of a new node, so only the root is set here: a large
+    # tree costs no time until its nodes are used (np.empty and np.zeros touch no memory)
+    links = np.empty((T_FIELDS, capacity), dtype=np.int32)
+    links[:, 0] = NO_NODE
     stats = np.zeros((3, capacity), dtype=np.float64)
     size = np.ones(1, dtype=np.int64)
     return links, stats, size

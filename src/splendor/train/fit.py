@@ -98,7 +98,7 @@ def evaluate(net: PolicyValueNet, data: Examples) -> dict[str, float]:
     torch, _nn = _modules()
     module = _torch_net(net)
     with torch.no_grad():
-        x = torch.from_numpy(data.x) / torch.from_numpy(net.scale)
+        x = torch.from_numpy(net.inputs(data.x)) / torch.from_numpy(net.scale)
         p, v = _losses(
             module,
             x,
@@ -107,6 +107,22 @@ def evaluate(net: PolicyValueNet, data: Examples) -> dict[str, float]:
             torch.from_numpy(data.z),
         )
     return {"policy": float(p), "value": float(v), "total": float(p + v)}
+
+
+def predict_value(net: PolicyValueNet, x: np.ndarray) -> np.ndarray:
+    """The value of ``net`` for observation tensors ``x`` (``(N, observation_size)``):
+    ``float64 (N, num_players)``, seat-relative rows that sum to 1.
+
+    Raises:
+        ImportError: torch is not installed.
+    """
+    torch, _nn = _modules()
+    module = _torch_net(net)
+    with torch.no_grad():
+        h = torch.from_numpy(net.inputs(x)) / torch.from_numpy(net.scale)
+        h = torch.relu(module["l2"](torch.relu(module["l1"](h))))
+        out: np.ndarray = torch.softmax(module["value"](h), dim=1).numpy().astype(np.float64)
+    return out
 
 
 def fit(
@@ -146,7 +162,7 @@ def fit(
     if optimizer_state:
         opt.load_state_dict(torch.load(io.BytesIO(optimizer_state), weights_only=True))
     scale = torch.from_numpy(net.scale)
-    x_all = torch.from_numpy(data.x) / scale
+    x_all = torch.from_numpy(net.inputs(data.x)) / scale
     mask_all = torch.from_numpy(data.mask)
     pi_all = torch.from_numpy(data.pi)
     z_all = torch.from_numpy(data.z)
@@ -169,4 +185,4 @@ def fit(
     return _numpy_net(module, net, net.info), buffer.getvalue(), losses
 
 
-__all__ = ["evaluate", "fit"]
+__all__ = ["evaluate", "fit", "predict_value"]

@@ -1,0 +1,528 @@
+"""Distilling the search's playouts into the network's value (issue 17).
+
+Self-play with a few hundred games teaches a value network little: its one training signal
+per game, the outcome, is memorised (docs/training.md). This module gives the value network
+many positions with a far less noisy target instead:
+
+1. *Positions*: games of the compiled greedy policy (:mod:`splendor.bots.greedy_compiled`,
+   :mod:`splendor.bots.greedy_duel_compiled`), where each decision is uniformly random with
+   probability ``eps`` (0.03, 0.1 or 0.3, by turns of games), so the positions range from
+   sound play to the odd ones a search visits. Each decision with more than one legal
+   choice is kept with probability ``sample``.
+2. *Value target*: from the observation of the seat to move (C16, D22: nothing it cannot
+   see), ``playouts`` determinizations, each played on by the playouts of today's ``mcts``
+   (classic: greedy to the end of the game; Duel: the heuristic for 16 decisions, then the
+   evaluation of :mod:`splendor.bots.playout`), and the mean reward of each seat: what
+   ``mcts`` estimates at a leaf after that many playouts, seat-relative to the mover.
+3. *Policy target*: a softmax of greedy's scores of the legal decisions, temperature
+   :data:`POLICY_TEMPERATURE`: the search's priors start from greedy's judgement.
+
+The network (optionally with the reach features of :mod:`splendor.bots.features`) is then
+fitted to all of it, every ``holdout``-th game held out for the validation figures (value
+loss and the share of the target's variance explained, ``val_r2``).
+
+A run lives in one folder: ``config.json``, ``data/part-NNN.npz`` (the labelled positions
+of ``CHUNK`` games each, kept so an interrupted run resumes at the first missing part;
+ignored by git), ``log.jsonl`` and ``network.npz``. Everything is deterministic given the
+config (game ``i`` uses its own seed; the fit is seeded), whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ..bots import greedy_compiled as _greedy
+from ..bots import greedy_duel_compiled as _greedy_duel
+from ..bots import playout as _playout
+from ..bots import search as _search
+from ..bots.network import PolicyValueNet
+from ..classic import rules as classic_rules
+from ..core import ENGINE_SOURCES, refresh_numba_cache, seed_rng, state_record
+from ..duel import rules as duel_rules
+from ..encoding import seat_tensor
+from ..game import get_game
+from .selfplay import Examples
+
+refresh_numba_cache(
+    __file__, *ENGINE_SOURCES, _playout.__file__, _greedy.__file__, _greedy_duel.__file__
+)
+
+CHUNK = 250
+"""Games per data part (the unit of resumption)."""
+POLICY_TEMPERATURE = 0.1
+"""Temperature of the softmax of greedy's scores that is the policy target."""
+EPSILONS = (0.03, 0.1, 0.3)
+"""Chances of a uniformly random decision in the position games (game ``i`` uses
+``EPSILONS[i % 3]``)."""
+DUEL_PLAYOUT = 16
+"""Decisions of a Duel playout before the evaluation scores it (as ``mcts``)."""
+
+
+@dataclass(frozen=True)
+class DistillConfig:
+    """The settings of a distillation run (module docstring).
+
+    Attributes:
+        game: ``"classic"`` or ``"duel"``; ``players``: the player count.
+        games: position games; ``sample``: the share of their decisions kept.
+        playouts: determinized playouts per position (the value target's mean).
+        hidden: the two hidden layers' sizes; ``features``: read the reach features.
+        steps: Adam steps; ``batch``: rows per step; ``lr``: the learning rate of the
+            first two thirds of the steps (a third of it after).
+        holdout: every ``holdout``-th game is held out (validation).
+        seed: the run's seed; ``workers``: processes labelling the games.
+        mix, exploration: how the network is played (saved in its ``info["play"]``:
+            :class:`~splendor.bots.net_bot.NetBot`'s defaults for it).
+    """
+
+    game: str = "classic"
+    players: int = 2
+    games: int = 15_000
+    sample: float = 0.5
+    playouts: int = 8
+    hidden: tuple[int, int] = (256, 128)
+    features: bool = True
+    steps: int = 12_000
+    batch: int = 512
+    lr: float = 1e-3
+    holdout: int = 10
+    seed: int = 0
+    workers: int = 1
+    mix: float = 0.5
+    exploration: float = 1.5
+
+    def check(self) -> None:
+        """Raises ValueError naming the first setting out of range."""
+        if self.game not in ("classic", "duel"):
+            raise ValueError(f"game must be classic or duel, got {self.game!r}")
+        if self.game == "duel" and self.players != 2:
+            raise ValueError("Splendor Duel has 2 players")
+        if not 2 <= self.players <= 4:
+            raise ValueError(f"players must be 2 to 4, got {self.players}")
+        for name in ("games", "playouts", "steps", "batch", "workers"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if not 0.0 < self.sample <= 1.0:
+            raise ValueError(f"sample must be in (0, 1], got {self.sample}")
+        if len(self.hidden) != 2 or min(self.hidden) < 1:
+            raise ValueError(f"hidden must be two sizes >= 1, got {self.hidden}")
+        if self.holdout < 2:
+            raise ValueError(f"holdout must be 2 or more, got {self.holdout}")
+        if not 0.0 <= self.mix <= 1.0 or not self.exploration >= 0.0:
+            raise ValueError(
+                f"mix must be in [0, 1] and exploration 0 or more, got {self.mix}, "
+                f"{self.exploration}"
+            )
+
+    @staticmethod
+    def from_json(settings: dict[str, Any]) -> DistillConfig:
+        """The config saved as ``settings``.
+
+        Raises:
+            ValueError: an unknown setting.
+        """
+        known = {f.name for f in fields(DistillConfig)}
+        unknown = sorted(set(settings) - known)
+        if unknown:
+            raise ValueError(f"unknown distillation settings: {', '.join(unknown)}")
+        values = dict(settings)
+        if "hidden" in values:
+            values["hidden"] = tuple(values["hidden"])
+        return DistillConfig(**values)
+
+
+_SAME_RUN_EXEMPT = ("workers",)
+
+
+@njit(cache=True)
+def _playout_mean(  # pragma: no cover - compiled
+    obs: np.ndarray,
+    work: np.ndarray,
+    mask: np.ndarray,
+    reward: np.ndarray,
+    acc: np.ndarray,
+    k: int,
+    max_playout: int,
+    rng: np.ndarray,
+    determinize_into: _search.DeterminizeFn,
+    legal_mask: _search.LegalMaskFn,
+    apply: _search.ApplyFn,
+    policy: _search.PolicyFn,
+    rewards: _search.RewardsFn,
+    evaluate: _search.RewardsFn,
+) -> int:
+    """Each seat's mean reward over ``k`` determinized playouts from observation ``obs``
+    into ``acc``; -1 if a determinization failed."""
+    for p in range(acc.shape[0]):
+        acc[p] = 0.0
+    for _ in range(k):
+        if determinize_into(obs, work, rng) < 0:
+            return -1
+        s = state_record(work)
+        steps = 0
+        while s.current >= 0 and steps < max_playout:
+            n = legal_mask(work, mask)
+            if n == 0:
+                break
+            apply(work, policy(work, mask, n, True, rng))
+            steps += 1
+        if s.current >= 0:
+            evaluate(work, reward)
+        else:
+            rewards(work, reward)
+        for p in range(acc.shape[0]):
+            acc[p] += reward[p] / k
+    return 0
+
+
+@njit(cache=True)
+def playout_mean_classic(  # pragma: no cover - compiled
+    obs: np.ndarray,
+    work: np.ndarray,
+    mask: np.ndarray,
+    reward: np.ndarray,
+    acc: np.ndarray,
+    k: int,
+    rng: np.ndarray,
+) -> int:
+    """Compiled: the mean reward per seat (``acc``, float64 ``(4,)``) of ``k`` greedy
+    playouts to the end of the game from classic observation ``obs``, each from its own
+    determinization (``work``: a state array; ``mask``: bool ``(NUM_ACTIONS,)``;
+    ``reward``: float64 ``(4,)``; ``rng``: splitmix64, uint64 ``(1,)``). Returns 0, or -1
+    for an observation that cannot be determinized."""
+    return _playout_mean(
+        obs,
+        work,
+        mask,
+        reward,
+        acc,
+        k,
+        1 << 30,
+        rng,
+        classic_rules.determinize_into,
+        classic_rules.legal_mask,
+        classic_rules.apply,
+        _greedy.classic_greedy_policy,
+        classic_rules.rewards,
+        _playout.classic_evaluate,
+    )
+
+
+@njit(cache=True)
+def playout_mean_duel(  # pragma: no cover - compiled
+    obs: np.ndarray,
+    work: np.ndarray,
+    mask: np.ndarray,
+    reward: np.ndarray,
+    acc: np.ndarray,
+    k: int,
+    rng: np.ndarray,
+) -> int:
+    """Compiled: as :func:`playout_mean_classic` for Splendor Duel (``acc`` and ``reward``
+    of shape ``(2,)``), with ``mcts``'s Duel playouts (the heuristic for
+    :data:`DUEL_PLAYOUT` decisions, then the evaluation)."""
+    return _playout_mean(
+        obs,
+        work,
+        mask,
+        reward,
+        acc,
+        k,
+        DUEL_PLAYOUT,
+        rng,
+        duel_rules.determinize_into,
+        duel_rules.legal_mask,
+        duel_rules.apply,
+        _playout.duel_policy,
+        duel_rules.rewards,
+        _playout.duel_evaluate,
+    )
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of position game ``index`` of a run seeded ``seed``."""
+    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0] >> 1)
+
+
+def label_game(config: DistillConfig, index: int) -> Examples:
+    """Play position game ``index`` of the run and label the kept positions (module
+    docstring). Deterministic given ``config.seed`` and ``index``.
+
+    Returns:
+        The kept positions: the mover's tensor, the legal mask, the policy target and the
+        value target per seat (seat-relative to the mover; rows sum to 1).
+    """
+    duel = config.game == "duel"
+    module = get_game("duel" if duel else "splendor")
+    seed = game_seed(config.seed, index)
+    state = module.new_game(config.players, seed)
+    rng = np.random.default_rng(seed)
+    search_rng = np.zeros(1, dtype=np.uint64)
+    seed_rng(search_rng, seed)
+    eps = EPSILONS[index % len(EPSILONS)]
+    label = playout_mean_duel if duel else playout_mean_classic
+    scores = _greedy_duel.duel_greedy_scores if duel else _greedy.classic_greedy_scores
+    choose = _greedy_duel.duel_greedy_policy if duel else _greedy.classic_greedy_policy
+    n = config.players
+    work = np.zeros(1, dtype=state.array.dtype)
+    seats = 2 if duel else 4
+    reward = np.zeros(seats)
+    acc = np.zeros(seats)
+    score = np.zeros(module.NUM_ACTIONS)
+    xs: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    pis: list[np.ndarray] = []
+    zs: list[np.ndarray] = []
+    decisions = 0
+    while not state.is_terminal and decisions < 400:
+        seat = state.current_player
+        arr = state.array
+        mask = state.legal_mask()
+        legal = np.flatnonzero(mask)
+        if len(legal) > 1 and rng.random() < config.sample:
+            obs = state.observation(seat).array
+            if label(obs, work, mask.copy(), reward, acc, config.playouts, search_rng) < 0:
+                raise RuntimeError("an observation of a real game could not be determinized")
+            score[:] = -np.inf
+            scores(arr, mask, score)
+            logits = score[legal] / POLICY_TEMPERATURE
+            p = np.exp(logits - logits.max())
+            pi = np.zeros(module.NUM_ACTIONS, np.float32)
+            pi[legal] = p / p.sum()
+            z = np.array([acc[(seat + k) % n] for k in range(n)], np.float64)
+            z = z / z.sum() if z.sum() > 0 else np.full(n, 1.0 / n)
+            xs.append(seat_tensor(state, seat))
+            masks.append(mask)
+            pis.append(pi)
+            zs.append(z.astype(np.float32))
+        if len(legal) == 1:
+            a = int(legal[0])
+        elif rng.random() < eps:
+            a = int(rng.choice(legal))
+        else:
+            a = int(choose(arr, mask.copy(), len(legal), True, search_rng))
+        state.apply(module.Action.from_id(a))
+        decisions += 1
+    size = _width(state)
+    return Examples(
+        np.array(xs, np.float32).reshape(len(xs), size),
+        np.array(masks, np.bool_).reshape(len(xs), module.NUM_ACTIONS),
+        np.array(pis, np.float32).reshape(len(xs), module.NUM_ACTIONS),
+        np.array(zs, np.float32).reshape(len(xs), n),
+    )
+
+
+def _width(state: Any) -> int:
+    """The tensor size of ``state``'s game (for empty row sets)."""
+    return int(seat_tensor(state, 0).shape[0])
+
+
+def _label_part(task: tuple[DistillConfig, int]) -> tuple[Examples, Examples]:
+    """Part ``k`` of the run's games: (fitted examples, held-out examples)."""
+    config, k = task
+    fit_parts: list[Examples] = []
+    held: list[Examples] = []
+    for i in range(k * CHUNK, min(config.games, (k + 1) * CHUNK)):
+        (held if i % config.holdout == 0 else fit_parts).append(label_game(config, i))
+    return _concat(fit_parts, config), _concat(held, config)
+
+
+def _concat(parts: list[Examples], config: DistillConfig) -> Examples:
+    parts = [p for p in parts if len(p)]
+    if parts:
+        return Examples.concat(parts)
+    module = get_game("duel" if config.game == "duel" else "splendor")
+    width = _width(module.new_game(config.players, 0))
+    return Examples(
+        np.zeros((0, width), np.float32),
+        np.zeros((0, module.NUM_ACTIONS), np.bool_),
+        np.zeros((0, module.NUM_ACTIONS), np.float32),
+        np.zeros((0, config.players), np.float32),
+    )
+
+
+def _save_part(path: Path, fitted: Examples, held: Examples) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    arrays = {f"fit_{k}": getattr(fitted, k) for k in ("x", "mask", "pi", "z")}
+    arrays.update({f"val_{k}": getattr(held, k) for k in ("x", "mask", "pi", "z")})
+    np.savez_compressed(tmp, **arrays)
+    tmp.replace(path)
+
+
+def _load_part(path: Path) -> tuple[Examples, Examples] | None:
+    try:
+        with np.load(path) as d:
+            fitted = Examples(*(d[f"fit_{k}"] for k in ("x", "mask", "pi", "z")))
+            held = Examples(*(d[f"val_{k}"] for k in ("x", "mask", "pi", "z")))
+    except (OSError, ValueError, KeyError):
+        return None  # a part cut off while written: label it again
+    return fitted, held
+
+
+def value_r2(net: PolicyValueNet, data: Examples) -> float:
+    """The share of the variance of the mover's value target that ``net``'s value
+    explains on ``data`` (1 - MSE / variance; 0 for a constant, negative for worse).
+
+    Raises:
+        ValueError: no data.
+    """
+    if len(data) == 0:
+        raise ValueError("no examples")
+    from .fit import predict_value
+
+    predicted = predict_value(net, data.x)[:, 0]
+    target = data.z[:, 0].astype(np.float64)
+    var = float(target.var())
+    return 1.0 - float(((predicted - target) ** 2).mean()) / var if var > 0 else 0.0
+
+
+def distill(
+    config: DistillConfig,
+    out: Path,
+    *,
+    report: Callable[[dict[str, Any]], None] = lambda line: None,
+) -> PolicyValueNet:
+    """Run (or resume) the distillation of ``config`` in folder ``out`` (module docstring).
+
+    Returns:
+        The fitted network (also written to ``out/network.npz``).
+
+    Raises:
+        ValueError: a setting out of range, or ``out`` holds a run with other settings.
+        ImportError: torch is not installed.
+    """
+    from .fit import evaluate, fit
+
+    config.check()
+    out.mkdir(parents=True, exist_ok=True)
+    saved = out / "config.json"
+    settings = asdict(config)
+    if saved.exists():
+        old = asdict(DistillConfig.from_json(json.loads(saved.read_text())))
+        differ = [k for k in settings if k not in _SAME_RUN_EXEMPT and settings[k] != old.get(k)]
+        if differ:
+            raise ValueError(
+                f"{out} holds a run with other settings ({', '.join(differ)}); "
+                "use another --out or the same settings"
+            )
+    saved.write_text(json.dumps(settings, indent=2) + "\n")
+    parts = math.ceil(config.games / CHUNK)
+    have: dict[int, tuple[Examples, Examples]] = {}
+    for k in range(parts):
+        loaded = _load_part(out / "data" / f"part-{k:03d}.npz")
+        if loaded is not None:
+            have[k] = loaded
+    missing = [k for k in range(parts) if k not in have]
+    start = time.perf_counter()
+    if missing:
+        tasks = [(config, k) for k in missing]
+        if config.workers > 1:
+            with ProcessPoolExecutor(max_workers=config.workers) as pool:
+                results = pool.map(_label_part, tasks)
+                for k, result in zip(missing, results, strict=True):
+                    _save_part(out / "data" / f"part-{k:03d}.npz", *result)
+                    have[k] = result
+                    report(
+                        {"part": k, "of": parts, "seconds": round(time.perf_counter() - start, 1)}
+                    )
+        else:
+            for task in tasks:
+                result = _label_part(task)
+                _save_part(out / "data" / f"part-{task[1]:03d}.npz", *result)
+                have[task[1]] = result
+                report(
+                    {"part": task[1], "of": parts, "seconds": round(time.perf_counter() - start, 1)}
+                )
+    fitted = Examples.concat([have[k][0] for k in range(parts)])
+    held = _concat([have[k][1] for k in range(parts)], config)
+    net = PolicyValueNet.initial(
+        config.game, config.players, config.hidden, seed=config.seed, features=config.features
+    )
+    log: list[dict[str, Any]] = []
+    state: bytes | None = None
+    done = 0
+    block = 1000
+    while done < config.steps:
+        steps = min(block, config.steps - done)
+        lr = config.lr if done < 2 * config.steps // 3 else config.lr / 3
+        net, state, losses = fit(
+            net,
+            fitted,
+            steps=steps,
+            batch=config.batch,
+            lr=lr,
+            seed=config.seed * 1_000_003 + done,
+            optimizer_state=state,
+        )
+        done += steps
+        line: dict[str, Any] = {"steps": done, "examples": len(fitted)}
+        line.update({f"loss_{k}": round(v, 5) for k, v in losses.items()})
+        if len(held):
+            line.update({f"val_{k}": round(v, 5) for k, v in evaluate(net, held).items()})
+            line["val_r2"] = round(value_r2(net, held), 4)
+        line["seconds"] = round(time.perf_counter() - start, 1)
+        log.append(line)
+        report(line)
+    info = {
+        "command": command_line(config, out),
+        "config": settings,
+        "log": log,
+        "play": {"mix": config.mix, "exploration": config.exploration},
+    }
+    net = replace(net, info=info)
+    net.save(out / "network.npz")
+    (out / "log.jsonl").write_text("".join(json.dumps(line) + "\n" for line in log))
+    return net
+
+
+def command_line(config: DistillConfig, out: Path) -> str:
+    """The ``splendor distill`` command that runs ``config`` into ``out``."""
+    d = DistillConfig()
+    parts = ["splendor distill", f"--game {config.game}", f"--players {config.players}"]
+    for name in (
+        "games",
+        "sample",
+        "playouts",
+        "steps",
+        "batch",
+        "lr",
+        "holdout",
+        "seed",
+        "mix",
+        "exploration",
+    ):
+        if getattr(config, name) != getattr(d, name):
+            parts.append(f"--{name} {getattr(config, name)}")
+    if config.hidden != d.hidden:
+        parts.append(f"--hidden {config.hidden[0]},{config.hidden[1]}")
+    if not config.features:
+        parts.append("--no-features")
+    parts.append(f"--out {out}")
+    return " ".join(parts)
+
+
+__all__ = [
+    "CHUNK",
+    "DUEL_PLAYOUT",
+    "EPSILONS",
+    "POLICY_TEMPERATURE",
+    "DistillConfig",
+    "command_line",
+    "distill",
+    "game_seed",
+    "label_game",
+    "playout_mean_classic",
+    "playout_mean_duel",
+    "value_r2",
+]
