@@ -35,15 +35,13 @@ from ..encoding import (
     D_RESERVED_FEATURES,
     game_name,
     layout,
+    observation_size,
 )
 
+_NUM_CARDS = 12  # classic: 3 levels x 4 face-up cards; Duel: the pyramid's 3 + 4 + 5
 _MAX_RESERVED = 3
 _C_NOBLES = 5
 _FAR = 20.0  # the shortfall given when a seat sees no card at all
-
-
-def _num_cards(game: str) -> int:
-    return 12  # classic: 3 levels x 4 face-up cards; Duel: the pyramid's 3 + 4 + 5
 
 
 def per_seat(game: str) -> int:
@@ -55,7 +53,7 @@ def per_seat(game: str) -> int:
     """
     name = game_name(game)
     nobles = _C_NOBLES if name == "classic" else 0
-    return 3 * (_num_cards(name) + _MAX_RESERVED) + nobles + 4
+    return 3 * (_NUM_CARDS + _MAX_RESERVED) + nobles + 4
 
 
 def feature_size(game: str, num_players: int = 2) -> int:
@@ -123,7 +121,7 @@ def search_plan(game: str, num_players: int, features: bool) -> np.ndarray:
     """
     if not features:
         return np.zeros(0, dtype=np.int64)
-    size = max(f.offset + f.size for f in layout(game, num_players))
+    size = observation_size(game, num_players)
     return np.concatenate([feature_plan(game, num_players), [size]]).astype(np.int64)
 
 
@@ -173,15 +171,15 @@ def reach_features(x: np.ndarray, plan: np.ndarray, out: np.ndarray) -> None:
         bon = bon0 + p * 5
         best_short = _FAR
         best_points = 0.0
-        for i in range(12):
+        for i in range(_NUM_CARDS):
             short, pts = _card(x, cards0 + i * card_stride, plan, tok, bon, out, k)
             k += 3
             if short >= 0.0 and short < best_short:
                 best_short = short
             if pts > best_points:
                 best_points = pts
-        for i in range(3):
-            at = res0 + (p * 3 + i) * res_stride
+        for i in range(_MAX_RESERVED):
+            at = res0 + (p * _MAX_RESERVED + i) * res_stride
             if x[at + card_stride] != 0.0:  # another seat's blind reserve: unseen
                 for j in range(3):
                     out[k + j] = 0.0
@@ -194,7 +192,7 @@ def reach_features(x: np.ndarray, plan: np.ndarray, out: np.ndarray) -> None:
             if pts > best_points:
                 best_points = pts
         if nob0 >= 0:
-            for j in range(5):
+            for j in range(_C_NOBLES):
                 at = nob0 + j * nob_stride
                 miss = 0.0
                 if x[at] != 0.0:
@@ -235,8 +233,7 @@ def with_features(x: np.ndarray, game: str, num_players: int = 2) -> np.ndarray:
     """
     plan = feature_plan(game, num_players)
     rows = np.atleast_2d(np.asarray(x, dtype=np.float32))
-    want = {f.name: f for f in layout(game, num_players)}
-    n_in = max(f.offset + f.size for f in want.values())
+    n_in = observation_size(game, num_players)
     if rows.shape[1] != n_in:
         raise ValueError(
             f"{game_name(game)} tensors with {num_players} players have {n_in} values, "

@@ -279,16 +279,14 @@ class NetBot:
 
 
 def warm_up() -> None:
-    """Compile the network search's kernels for both games (or load them from numba's
-    cache), with and without reach features and playouts."""
+    """Compile the network search's kernel for each game (or load it from numba's cache):
+    one search each, as features and ``mix`` are values of the same types for every
+    network, not new signatures."""
     from .. import classic, duel
 
     for module, game in ((classic, "classic"), (duel, "duel")):
-        state = module.new_game(2, 0)
-        for features in (False, True):
-            net = PolicyValueNet.initial(game, 2, (4, 4), seed=0, features=features)
-            for mix in (0.0, 0.5, 1.0):
-                NetBot(net, iterations=8, seed=0, mix=mix).search(state.observation(0))
+        net = PolicyValueNet.initial(game, 2, (4, 4), seed=0, features=True)
+        NetBot(net, iterations=8, seed=0, mix=0.5).search(module.new_game(2, 0).observation(0))
 
 
 __all__ = ["DEFAULT_EXPLORATION", "MAX_NODES", "NetBot", "warm_up"]

@@ -195,7 +195,7 @@ def _iterate_net(
             leaf = links[T_CHILD, node] == NO_NODE
             if leaf and mix >= 1.0 and node != 0 and stats[S_VISITS, node] < 1.0:
                 # playouts alone evaluate: a node is expanded on its second visit only
-                _play_out(
+                _search.play_out(
                     work,
                     mask,
                     reward,
@@ -221,7 +221,7 @@ def _iterate_net(
                     for p in range(n_seats):
                         reward[p] = value[(p - player + n_seats) % n_seats]
                     if mix > 0.0:
-                        _play_out(
+                        _search.play_out(
                             work,
                             mask,
                             blend,
@@ -254,35 +254,6 @@ def _iterate_net(
         if full:
             return done
     return done
-
-
-@njit(cache=True)
-def _play_out(
-    work: np.ndarray,
-    mask: np.ndarray,
-    reward: np.ndarray,
-    max_playout: int,
-    rng: np.ndarray,
-    legal_mask: _search.LegalMaskFn,
-    apply: _search.ApplyFn,
-    rewards: _search.RewardsFn,
-    policy: _search.PolicyFn,
-    evaluate: _search.RewardsFn,
-) -> None:
-    """Play ``work`` on by ``policy`` for at most ``max_playout`` decisions and write its
-    reward: the game's rewards if it ended, else the evaluation."""
-    s = state_record(work)
-    steps = 0
-    while s.current >= 0 and steps < max_playout:
-        n_legal = legal_mask(work, mask)
-        if n_legal == 0:
-            break
-        apply(work, policy(work, mask, n_legal, True, rng))
-        steps += 1
-    if s.current >= 0:
-        evaluate(work, reward)
-    else:
-        rewards(work, reward)
 
 
 def _encode_view(

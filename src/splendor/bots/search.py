@@ -254,6 +254,37 @@ def _iterate(
 
 
 @njit(cache=True)
+def play_out(
+    work: np.ndarray,
+    mask: np.ndarray,
+    reward: np.ndarray,
+    max_playout: int,
+    rng: np.ndarray,
+    legal_mask: LegalMaskFn,
+    apply: ApplyFn,
+    rewards: RewardsFn,
+    policy: PolicyFn,
+    evaluate: RewardsFn,
+) -> None:
+    """Compiled: play the state ``work`` on by ``policy`` (heuristic mode) for at most
+    ``max_playout`` decisions and write each seat's reward into ``reward``: the game's
+    ``rewards`` if it ended, else the ``evaluate`` of the cut-off position (both in [0, 1]).
+    The network search's and the distillation's playouts."""
+    s = state_record(work)
+    steps = 0
+    while s.current >= 0 and steps < max_playout:
+        n_legal = legal_mask(work, mask)
+        if n_legal == 0:
+            break
+        apply(work, policy(work, mask, n_legal, True, rng))
+        steps += 1
+    if s.current >= 0:
+        evaluate(work, reward)
+    else:
+        rewards(work, reward)
+
+
+@njit(cache=True)
 def search_classic(
     obs: np.ndarray,
     work: np.ndarray,

@@ -32,9 +32,10 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, fields, replace
+from contextlib import ExitStack
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,14 +48,20 @@ from ..bots import playout as _playout
 from ..bots import search as _search
 from ..bots.network import PolicyValueNet
 from ..classic import rules as classic_rules
-from ..core import ENGINE_SOURCES, refresh_numba_cache, seed_rng, state_record
+from ..core import ENGINE_SOURCES, refresh_numba_cache, seed_rng
 from ..duel import rules as duel_rules
-from ..encoding import seat_tensor
+from ..encoding import observation_size, seat_tensor
 from ..game import get_game
+from .runs import claim_folder, config_from_json
 from .selfplay import Examples
 
 refresh_numba_cache(
-    __file__, *ENGINE_SOURCES, _playout.__file__, _greedy.__file__, _greedy_duel.__file__
+    __file__,
+    *ENGINE_SOURCES,
+    _search.__file__,
+    _playout.__file__,
+    _greedy.__file__,
+    _greedy_duel.__file__,
 )
 
 CHUNK = 250
@@ -131,14 +138,8 @@ class DistillConfig:
         Raises:
             ValueError: an unknown setting.
         """
-        known = {f.name for f in fields(DistillConfig)}
-        unknown = sorted(set(settings) - known)
-        if unknown:
-            raise ValueError(f"unknown distillation settings: {', '.join(unknown)}")
-        values = dict(settings)
-        if "hidden" in values:
-            values["hidden"] = tuple(values["hidden"])
-        return DistillConfig(**values)
+        config: DistillConfig = config_from_json(DistillConfig, settings, "distillation")
+        return config
 
 
 _SAME_RUN_EXEMPT = ("workers",)
@@ -162,24 +163,16 @@ def _playout_mean(  # pragma: no cover - compiled
     evaluate: _search.RewardsFn,
 ) -> int:
     """Each seat's mean reward over ``k`` determinized playouts from observation ``obs``
-    into ``acc``; -1 if a determinization failed."""
+    into ``acc`` (each one :func:`splendor.bots.search.play_out`); -1 if a determinization
+    failed."""
     for p in range(acc.shape[0]):
         acc[p] = 0.0
     for _ in range(k):
         if determinize_into(obs, work, rng) < 0:
             return -1
-        s = state_record(work)
-        steps = 0
-        while s.current >= 0 and steps < max_playout:
-            n = legal_mask(work, mask)
-            if n == 0:
-                break
-            apply(work, policy(work, mask, n, True, rng))
-            steps += 1
-        if s.current >= 0:
-            evaluate(work, reward)
-        else:
-            rewards(work, reward)
+        _search.play_out(
+            work, mask, reward, max_playout, rng, legal_mask, apply, rewards, policy, evaluate
+        )
         for p in range(acc.shape[0]):
             acc[p] += reward[p] / k
     return 0
@@ -313,18 +306,13 @@ def label_game(config: DistillConfig, index: int) -> Examples:
             a = int(choose(arr, mask.copy(), len(legal), True, search_rng))
         state.apply(module.Action.from_id(a))
         decisions += 1
-    size = _width(state)
+    size = observation_size(config.game, n)
     return Examples(
         np.array(xs, np.float32).reshape(len(xs), size),
         np.array(masks, np.bool_).reshape(len(xs), module.NUM_ACTIONS),
         np.array(pis, np.float32).reshape(len(xs), module.NUM_ACTIONS),
         np.array(zs, np.float32).reshape(len(xs), n),
     )
-
-
-def _width(state: Any) -> int:
-    """The tensor size of ``state``'s game (for empty row sets)."""
-    return int(seat_tensor(state, 0).shape[0])
 
 
 def _label_part(task: tuple[DistillConfig, int]) -> tuple[Examples, Examples]:
@@ -342,7 +330,7 @@ def _concat(parts: list[Examples], config: DistillConfig) -> Examples:
     if parts:
         return Examples.concat(parts)
     module = get_game("duel" if config.game == "duel" else "splendor")
-    width = _width(module.new_game(config.players, 0))
+    width = observation_size(config.game, config.players)
     return Examples(
         np.zeros((0, width), np.float32),
         np.zeros((0, module.NUM_ACTIONS), np.bool_),
@@ -405,18 +393,8 @@ def distill(
     from .fit import evaluate, fit
 
     config.check()
-    out.mkdir(parents=True, exist_ok=True)
-    saved = out / "config.json"
+    claim_folder(out, config, _SAME_RUN_EXEMPT)
     settings = asdict(config)
-    if saved.exists():
-        old = asdict(DistillConfig.from_json(json.loads(saved.read_text())))
-        differ = [k for k in settings if k not in _SAME_RUN_EXEMPT and settings[k] != old.get(k)]
-        if differ:
-            raise ValueError(
-                f"{out} holds a run with other settings ({', '.join(differ)}); "
-                "use another --out or the same settings"
-            )
-    saved.write_text(json.dumps(settings, indent=2) + "\n")
     parts = math.ceil(config.games / CHUNK)
     have: dict[int, tuple[Examples, Examples]] = {}
     for k in range(parts):
@@ -425,25 +403,16 @@ def distill(
             have[k] = loaded
     missing = [k for k in range(parts) if k not in have]
     start = time.perf_counter()
-    if missing:
+    with ExitStack() as stack:
         tasks = [(config, k) for k in missing]
-        if config.workers > 1:
-            with ProcessPoolExecutor(max_workers=config.workers) as pool:
-                results = pool.map(_label_part, tasks)
-                for k, result in zip(missing, results, strict=True):
-                    _save_part(out / "data" / f"part-{k:03d}.npz", *result)
-                    have[k] = result
-                    report(
-                        {"part": k, "of": parts, "seconds": round(time.perf_counter() - start, 1)}
-                    )
-        else:
-            for task in tasks:
-                result = _label_part(task)
-                _save_part(out / "data" / f"part-{task[1]:03d}.npz", *result)
-                have[task[1]] = result
-                report(
-                    {"part": task[1], "of": parts, "seconds": round(time.perf_counter() - start, 1)}
-                )
+        labelled: Iterator[tuple[Examples, Examples]] = map(_label_part, tasks)
+        if config.workers > 1 and missing:
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=config.workers))
+            labelled = pool.map(_label_part, tasks)
+        for k, result in zip(missing, labelled, strict=True):
+            _save_part(out / "data" / f"part-{k:03d}.npz", *result)
+            have[k] = result
+            report({"part": k, "of": parts, "seconds": round(time.perf_counter() - start, 1)})
     fitted = Examples.concat([have[k][0] for k in range(parts)])
     held = _concat([have[k][1] for k in range(parts)], config)
     net = PolicyValueNet.initial(

@@ -37,7 +37,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,7 @@ from ..bots.net_bot import NetBot
 from ..bots.network import WEIGHTS, PolicyValueNet
 from ..match import play_game
 from .fit import evaluate, fit
+from .runs import claim_folder, config_from_json
 from .selfplay import FIELDS, Examples, Searcher, self_play
 
 
@@ -166,14 +167,8 @@ class TrainConfig:
         Raises:
             ValueError: an unknown setting.
         """
-        known = {f.name for f in fields(TrainConfig)}
-        unknown = sorted(set(settings) - known)
-        if unknown:
-            raise ValueError(f"unknown training settings: {', '.join(unknown)}")
-        values = dict(settings)
-        if "hidden" in values:
-            values["hidden"] = tuple(values["hidden"])
-        return TrainConfig(**values)
+        config: TrainConfig = config_from_json(TrainConfig, settings, "training")
+        return config
 
 
 _SAME_RUN_EXEMPT = ("rounds", "workers", "backend", "eval_every", "eval_games", "eval_seconds")
@@ -324,20 +319,8 @@ def train(
     """
     config.check()
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
+    claim_folder(folder, config, _SAME_RUN_EXEMPT)
     settings = asdict(config)
-    saved = folder / "config.json"
-    if saved.exists():
-        before = asdict(TrainConfig.from_json(json.loads(saved.read_text())))
-        changed = sorted(
-            k for k in settings if k not in _SAME_RUN_EXEMPT and settings[k] != before[k]
-        )
-        if changed:
-            raise ValueError(
-                f"{folder} holds a run with other settings ({', '.join(changed)}); "
-                "use another folder or the same settings"
-            )
-    saved.write_text(json.dumps(settings, indent=2) + "\n")
     log_path = folder / "log.jsonl"
     done_rounds = 0
     if log_path.exists():
