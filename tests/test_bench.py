@@ -31,6 +31,7 @@ def test_bench_reports_every_figure_for_each_player_count(tmp_path, capsys):
             assert figures["mcts"]["net_value_per_s"] > 0
             assert figures["mcts"]["net_priors_playouts_per_s"] > 0
             assert figures["mcts"]["net_features_half_per_s"] > 0
+            assert figures["mcts"]["net_shipped_per_s"] > 0  # classic 2p and 4p, Duel ship
             greedy = figures["greedy"]
             assert greedy["decisions_per_s"] > 0
             assert abs(greedy["mean_ms"] * greedy["decisions_per_s"] / 1000 - 1) < 0.02

@@ -277,19 +277,25 @@ def _bench_net_search(
     over the same positions: the network's value alone (``mix = 0``), its priors with
     the playouts of ``mcts`` (``mix = 1``), and the setting of the shipped networks: the
     reach features read (:mod:`splendor.bots.features`) and value and playouts blended
-    half and half (``net_features_half_per_s``)."""
+    half and half (``net_features_half_per_s``); and the network shipped for the game and
+    player count, played as it ships (``net_shipped_per_s``; absent where none ships)."""
     from .bots.net_bot import NetBot
+    from .bots.nets import shipped_path
     from .bots.network import PolicyValueNet
 
     game = "duel" if g.name == "duel" else "classic"
     plain = PolicyValueNet.initial(game, num_players, (256, 128), 0)
     reach = PolicyValueNet.initial(game, num_players, (256, 128), 0, features=True)
-    out: dict[str, float] = {}
-    for key, net, mix in (
+    settings: list[tuple[str, PolicyValueNet, float | None]] = [
         ("net_value_per_s", plain, 0.0),
         ("net_priors_playouts_per_s", plain, 1.0),
         ("net_features_half_per_s", reach, 0.5),
-    ):
+    ]
+    path = shipped_path(game, num_players)
+    if path is not None:
+        settings.append(("net_shipped_per_s", PolicyValueNet.load(path), None))
+    out: dict[str, float] = {}
+    for key, net, mix in settings:
         NetBot(net, iterations=8, seed=0, mix=mix).search(positions[0].observation(0))
         iterations, spent = 0, 0.0
         for st in positions:

@@ -313,12 +313,24 @@ def distill(
     workers: int = typer.Option(1, "--workers", "-j", help="Processes labelling positions."),
     mix: float = typer.Option(0.5, "--mix", help="Weight of playouts when the network plays."),
     exploration: float = typer.Option(1.5, "--exploration", help="PUCT constant when it plays."),
+    temperature: float = typer.Option(
+        1.0, "--temperature", help="The priors' temperature when it plays."
+    ),
+    lookahead: int = typer.Option(
+        0, "--lookahead", help="Playout decisions before the value is read, when it plays."
+    ),
+    teacher: Path | None = typer.Option(
+        None, "--teacher", help="A network file whose search labels the positions instead."
+    ),
+    iterations: int = typer.Option(400, "--iterations", help="The teacher's search iterations."),
 ) -> None:
     """Fit a network's value to the mean of the search's playouts over many positions.
 
     Positions come from greedy games with random decisions; each is labelled, from the
     mover's observation only, by the mean reward of --playouts determinized playouts of
-    mcts, and its policy target is greedy's judgement. Writes OUT/network.npz (play it with
+    mcts, and its policy target is greedy's judgement. With --teacher NET, the network
+    NET searches each position instead (--iterations): the root's value and visit shares
+    are the targets (expert iteration). Writes OUT/network.npz (play it with
     net:OUT/network.npz), OUT/log.jsonl and the labelled positions (resumed when cut off).
     """
     import json as _json
@@ -346,6 +358,10 @@ def distill(
             workers=workers,
             mix=mix,
             exploration=exploration,
+            temperature=temperature,
+            lookahead=lookahead,
+            teacher="" if teacher is None else str(teacher),
+            iterations=iterations,
         )
         config.check()
         run_distill(config, out, report=lambda line: typer.echo(_json.dumps(line)))

@@ -106,3 +106,47 @@ def test_the_shipped_networks_are_found_by_game_and_player_count() -> None:
         net = PolicyValueNet.load(path)
         assert (net.game, f"{net.num_players}p") == (game, players)
     assert nets.shipped_path("classic", 9) is None
+
+
+@pytest.mark.parametrize("game", ["classic", "duel"])
+def test_the_priors_temperature(game: str) -> None:
+    """With ``temperature`` T the root's priors are the network's policy to the power
+    1/T, renormalised (the softmax of the logits over T); the network's own
+    ``info["play"]["temperature"]`` is the default."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from splendor.bots import net_search
+    from splendor.bots.net_bot import tempered
+    from splendor.bots.search import NO_NODE, T_ACTION, T_CHILD, T_SIBLING
+
+    module = classic if game == "classic" else duel
+    net = PolicyValueNet.initial(game, 2, hidden=(16, 8), seed=2)
+    net = replace(net, wp=net.wp * np.float32(30.0))  # priors far from uniform
+    state = module.new_game(2, 3) if game == "classic" else duel.new_game(seed=3)
+    obs = state.observation(state.current_player)
+    policy, _ = net.evaluate(state)
+
+    def root_priors(bot: NetBot) -> dict[int, float]:
+        links, stats = bot.search(obs)
+        out, ch = {}, int(links[T_CHILD, 0])
+        while ch != NO_NODE:
+            out[int(links[T_ACTION, ch])] = float(stats[net_search.S_PRIOR, ch])
+            ch = int(links[T_SIBLING, ch])
+        return out
+
+    for t in (1.0, 2.5):
+        want = policy ** (1.0 / t)
+        want /= want.sum()
+        got = root_priors(NetBot(net, iterations=1, seed=0, temperature=t))
+        assert got and all(abs(p - want[a]) < 1e-4 for a, p in got.items())
+    flat = root_priors(NetBot(net, iterations=1, seed=0, temperature=2.5))
+    played = replace(net, info={"play": {"temperature": 2.5}})
+    assert root_priors(NetBot(played, iterations=1, seed=0)) == flat
+    assert max(flat.values()) < max(root_priors(NetBot(net, iterations=1, seed=0)).values())
+    assert tempered(net, 1.0)[4] is net.wp
+    with pytest.raises(ValueError, match="temperature must be above 0"):
+        NetBot(net, iterations=1, temperature=0.0)
+    with pytest.raises(ValueError, match="lookahead must be 0 or more decisions"):
+        NetBot(net, iterations=1, lookahead=-1)

@@ -23,6 +23,7 @@ def _search(
     capacity: int,
     mix: float = 0.0,
     max_playout: int = 1 << 30,
+    lookahead: int = 0,
 ):
     module = classic if game == "classic" else duel
     kernel = net_search.net_search_classic if game == "classic" else net_search.net_search_duel
@@ -51,6 +52,7 @@ def _search(
         card_tables(game),
         mix,
         max_playout,
+        lookahead,
     )
     return done, links, stats, int(size[0])
 
@@ -140,3 +142,25 @@ def test_with_mix_1_a_node_gets_children_on_its_second_visit() -> None:
     # a blend needs the value at the first visit: every visited node has children
     _done, links, stats, blended = _search("classic", obs, net, 300, 100_000, 0.99)
     assert blended > 2 * size
+
+
+@pytest.mark.parametrize("game", ["classic", "duel"])
+def test_the_lookahead_reads_the_value_further_on(game: str) -> None:
+    """A network whose value says "the seat to move wins": without lookahead a new child
+    of the root (the opponent to move) is a loss for the root's seat; one decision later
+    (the root's seat to move again) a win."""
+    from dataclasses import replace
+
+    module = classic if game == "classic" else duel
+    net = PolicyValueNet.initial(game, 2, hidden=(16, 8), seed=2)
+    bv = np.array([8.0, -8.0], np.float32)
+    net = replace(net, wv=np.zeros_like(net.wv), bv=bv)
+    state = module.new_game(2, seed=5)
+    obs = state.observation(state.current_player)
+    means = {}
+    for lookahead in (0, 1):  # the root's expansion, then one new child evaluated
+        _, links, stats, _ = _search(game, obs, net, 2, 20_000, lookahead=lookahead)
+        kids = [k for k in _children(links, 0) if stats[0, k] > 0]
+        assert len(kids) == 1 and stats[0, kids[0]] == 1.0
+        means[lookahead] = stats[2, kids[0]]
+    assert means[0] < 0.01 and means[1] > 0.99

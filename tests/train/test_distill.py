@@ -13,14 +13,16 @@ torch = pytest.importorskip("torch")
 
 from typer.testing import CliRunner  # noqa: E402
 
-from splendor import classic  # noqa: E402
+from splendor import classic, duel  # noqa: E402
 from splendor.bots.net_bot import NetBot  # noqa: E402
 from splendor.bots.network import PolicyValueNet  # noqa: E402
+from splendor.bots.search import root_children  # noqa: E402
 from splendor.cli import app  # noqa: E402
 from splendor.core import seed_rng  # noqa: E402
 from splendor.train.distill import (  # noqa: E402
     DistillConfig,
     distill,
+    game_seed,
     label_game,
     playout_mean_classic,
 )
@@ -68,7 +70,8 @@ def test_tiny_run_end_to_end_and_resumed(tmp_path) -> None:  # type: ignore[no-u
     out = tmp_path / "run"
     lines: list[dict] = []
     net = distill(replace(TINY, features=True), out, report=lines.append)
-    assert net.features and net.info["play"] == {"mix": 0.5, "exploration": 1.5}
+    play = {"mix": 0.5, "exploration": 1.5, "temperature": 1.0, "lookahead": 0}
+    assert net.features and net.info["play"] == play
     assert "splendor distill" in net.info["command"]
     log = [json.loads(x) for x in (out / "log.jsonl").read_text().splitlines()]
     assert log[-1]["steps"] == 4 and "val_r2" in log[-1] and "loss_value" in log[-1]
@@ -85,6 +88,25 @@ def test_tiny_run_end_to_end_and_resumed(tmp_path) -> None:  # type: ignore[no-u
     assert bot.choose(state.observation(0), state.legal_actions()) in state.legal_actions()
     with pytest.raises(ValueError, match="other settings"):
         distill(replace(TINY, features=True, playouts=3), out)
+    # how it plays changes nothing computed: the same weights, the new settings
+    net3 = distill(replace(TINY, features=True, mix=0.0, temperature=2.0, lookahead=2), out)
+    np.testing.assert_array_equal(net.w1, net3.w1)
+    assert net3.info["play"] == {"mix": 0.0, "exploration": 1.5, "temperature": 2.0, "lookahead": 2}
+
+
+def test_the_weights_with_the_lowest_held_out_loss_are_kept(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "run"
+    net = distill(replace(TINY, steps=2001, lr=3e-2), out)
+    log = net.info["log"]
+    assert [line["steps"] for line in log] == [1000, 2000, 2001]
+    best = min(log, key=lambda line: line["val_total"])
+    assert net.info["kept_steps"] == best["steps"] < 2001  # the tiny net overfits 6 games
+    from splendor.train.fit import evaluate
+    from splendor.train.selfplay import Examples
+
+    with np.load(next((out / "data").glob("part-*.npz"))) as d:
+        held = Examples(*(d[f"val_{k}"] for k in ("x", "mask", "pi", "z")))
+    assert evaluate(net, held)["total"] == pytest.approx(best["val_total"], abs=1e-4)
 
 
 def test_cli_refuses_bad_settings(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -94,3 +116,82 @@ def test_cli_refuses_bad_settings(tmp_path) -> None:  # type: ignore[no-untyped-
     assert result.exit_code == 2 and "2 players" in result.output
     result = CliRunner().invoke(app, ["distill", "--sample", "0", "--out", str(tmp_path / "y")])
     assert result.exit_code == 2 and "sample" in result.output
+
+
+def _teacher(tmp_path, game: str, players: int = 2):  # type: ignore[no-untyped-def]
+    path = tmp_path / f"teacher-{game}-{players}.npz"
+    PolicyValueNet.initial(game, players, (16, 8), seed=3, features=True).save(path)
+    return path
+
+
+@pytest.mark.parametrize("game", ["classic", "duel"])
+def test_teacher_labels_are_its_search(tmp_path, game: str) -> None:  # type: ignore[no-untyped-def]
+    """With a teacher, the first kept position's targets are exactly the root of the
+    teacher's search from the mover's observation: visit shares and mean reward."""
+    teacher = _teacher(tmp_path, game)
+    config = replace(TINY, game=game, teacher=str(teacher), iterations=40)
+    # a game whose first position is kept (label_game's first draw of its generator)
+    index = next(
+        i
+        for i in range(100)
+        if np.random.default_rng(game_seed(config.seed, i)).random() < config.sample
+    )
+    a = label_game(config, index)
+    b = label_game(config, index, PolicyValueNet.load(teacher))
+    for k in ("x", "mask", "pi", "z"):
+        np.testing.assert_array_equal(getattr(a, k), getattr(b, k))
+    np.testing.assert_allclose(a.z.sum(axis=1), 1.0, atol=1e-5)
+    assert not (a.pi[~a.mask] > 0).any()
+    np.testing.assert_allclose(a.pi.sum(axis=1), 1.0, atol=1e-5)
+    seed = game_seed(config.seed, index)
+    module = classic if game == "classic" else duel
+    state = module.new_game(2, seed)
+    bot = NetBot(PolicyValueNet.load(teacher), iterations=40, seed=seed, early_stop=False)
+    links, stats = bot.search(state.observation(state.current_player))
+    children = root_children(links, stats[:3])
+    visits = sum(v for _, v, _ in children)
+    want = np.zeros(module.NUM_ACTIONS)
+    for action, v, _ in children:
+        want[action] = v / visits
+    np.testing.assert_allclose(a.pi[0], want, atol=1e-6)
+    mine = sum(v * q for _, v, q in children) / visits
+    assert a.z[0, 0] == pytest.approx(mine, abs=1e-6)
+    assert a.z[0, 1] == pytest.approx(1.0 - mine, abs=1e-6)
+
+
+def test_teacher_with_more_seats_shares_the_rest_by_playouts(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    teacher = _teacher(tmp_path, "classic", 3)
+    config = replace(TINY, players=3, teacher=str(teacher), iterations=20)
+    a = label_game(config, 0)
+    assert len(a) > 3 and a.z.shape[1] == 3
+    np.testing.assert_allclose(a.z.sum(axis=1), 1.0, atol=1e-5)
+    assert a.z.min() >= 0.0
+
+
+def test_teacher_must_fit_the_run(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    duel_teacher = _teacher(tmp_path, "duel")
+    with pytest.raises(ValueError, match="plays duel with 2 players, not classic with 2"):
+        replace(TINY, teacher=str(duel_teacher)).check()
+    with pytest.raises(ValueError, match="cannot be read"):
+        replace(TINY, teacher=str(tmp_path / "missing.npz")).check()
+    (tmp_path / "junk.npz").write_bytes(b"not a network")
+    with pytest.raises(ValueError, match="not a network file"):
+        replace(TINY, teacher=str(tmp_path / "junk.npz")).check()
+    result = CliRunner().invoke(
+        app,
+        ["distill", "--teacher", str(duel_teacher), "--out", str(tmp_path / "z")],
+    )
+    assert result.exit_code == 2 and "not classic" in result.output
+    assert not (tmp_path / "z").exists()
+
+
+def test_the_teacher_is_kept_with_the_run(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    teacher = _teacher(tmp_path, "classic")
+    config = replace(TINY, games=3, teacher=str(teacher), iterations=8)
+    out = tmp_path / "run"
+    distill(config, out)
+    assert (out / "teacher.npz").read_bytes() == teacher.read_bytes()
+    assert f"--teacher {teacher}" in PolicyValueNet.load(out / "network.npz").info["command"]
+    PolicyValueNet.initial("classic", 2, (16, 8), seed=4, features=True).save(teacher)
+    with pytest.raises(ValueError, match="has changed since this run began"):
+        distill(config, out)

@@ -24,7 +24,7 @@ from . import net_search, search
 from .features import search_plan
 from .mcts import MCTSBot, SearchStats
 from .nets import shipped_path
-from .network import PolicyValueNet
+from .network import WEIGHTS, PolicyValueNet
 
 DEFAULT_EXPLORATION = 1.5
 """The PUCT constant of a network whose ``info`` names none."""
@@ -59,12 +59,20 @@ class NetBot:
         max_playout: decisions per playout before the evaluation scores it; None: the
             game's default (as :class:`~splendor.bots.mcts.MCTSBot`: classic to the end of
             the game, Duel 16).
+        lookahead: playout decisions played past a new position before the network's
+            value is read (:mod:`splendor.bots.net_search`); None: the network's own
+            setting (``info["play"]["lookahead"]``), else 0.
+        temperature: the priors' temperature: the search's priors are the network's policy
+            logits divided by it (above 1 flattens them, so the search looks beyond the
+            network's favourite decisions); None: the network's own setting
+            (``info["play"]["temperature"]``), else 1.
 
     Raises:
         ValueError: no budget or a non-positive one, a negative ``exploration``, a
             ``noise`` outside [0, 1) or a non-positive ``noise_alpha``, a ``mix`` outside
-            [0, 1], a ``max_playout`` below 1, or a network file that cannot be read (its
-            message says why).
+            [0, 1], a ``max_playout`` below 1, a negative ``lookahead``, a ``temperature``
+            not above 0, or a network
+            file that cannot be read (its message says why).
     """
 
     def __init__(
@@ -81,6 +89,8 @@ class NetBot:
         early_stop: bool = True,
         mix: float | None = None,
         max_playout: int | None = None,
+        temperature: float | None = None,
+        lookahead: int | None = None,
     ) -> None:
         if iterations is None and not (seconds is not None and seconds > 0):
             raise ValueError(f"the network bot needs a positive budget, got {seconds!r}")
@@ -96,6 +106,12 @@ class NetBot:
             raise ValueError(f"mix must be in [0, 1], got {mix}")
         if max_playout is not None and max_playout < 1:
             raise ValueError(f"max_playout must be 1 or more, got {max_playout}")
+        if lookahead is not None and (not isinstance(lookahead, int) or lookahead < 0):
+            raise ValueError(f"lookahead must be 0 or more decisions, got {lookahead!r}")
+        self.lookahead = lookahead
+        if temperature is not None and not temperature > 0.0:
+            raise ValueError(f"temperature must be above 0, got {temperature}")
+        self.temperature = None if temperature is None else float(temperature)
         self.mix = None if mix is None else float(mix)
         self.max_playout = max_playout
         self.noise = float(noise)
@@ -191,7 +207,13 @@ class NetBot:
         off = field_offsets(game, n)
         policy = np.zeros(module.NUM_ACTIONS)
         value = np.zeros(n)
-        weights = net.arrays()
+        temperature = (
+            self.temperature
+            if self.temperature is not None
+            else float(play.get("temperature", 1.0))
+        )
+        weights = tempered(net, temperature)
+        lookahead = self.lookahead if self.lookahead is not None else int(play.get("lookahead", 0))
         tables = card_tables(game)
         depth = self.max_playout or (16 if game == "duel" else 1 << 30)
         start = time.perf_counter()
@@ -217,6 +239,7 @@ class NetBot:
                 tables,
                 mix,
                 depth,
+                lookahead,
             )
             return n
 
@@ -278,6 +301,22 @@ class NetBot:
             stats[net_search.S_PRIOR, node] = (1.0 - self.noise) * prior + self.noise * eta[k]
 
 
+def tempered(net: PolicyValueNet, temperature: float) -> tuple[np.ndarray, ...]:
+    """``net``'s arrays (:meth:`PolicyValueNet.arrays`) with the policy head divided by
+    ``temperature``: the policy of the result is the softmax of the logits over
+    ``temperature`` (the same arrays, not copies, at 1).
+
+    Raises:
+        ValueError: ``temperature`` not above 0.
+    """
+    if not temperature > 0.0:
+        raise ValueError(f"temperature must be above 0, got {temperature}")
+    if temperature == 1.0:
+        return net.arrays()
+    t = np.float32(temperature)
+    return tuple(getattr(net, k) / t if k in ("wp", "bp") else getattr(net, k) for k in WEIGHTS)
+
+
 def warm_up() -> None:
     """Compile the network search's kernel for each game (or load it from numba's cache):
     one search each, as features and ``mix`` are values of the same types for every
@@ -289,4 +328,4 @@ def warm_up() -> None:
         NetBot(net, iterations=8, seed=0, mix=0.5).search(module.new_game(2, 0).observation(0))
 
 
-__all__ = ["DEFAULT_EXPLORATION", "MAX_NODES", "NetBot", "warm_up"]
+__all__ = ["DEFAULT_EXPLORATION", "MAX_NODES", "NetBot", "tempered", "warm_up"]

@@ -21,7 +21,10 @@ observation, C16 / D22), but AlphaZero's selection and evaluation instead of pla
    network's priors) on its second visit: half the network's evaluations or fewer, as most
    nodes of a tree are visited once. A decision legal in this determinization but not in
    earlier ones gets a child with the network's prior of the current position. A finished
-   game is scored by the game's rewards (1 shared by the winners).
+   game is scored by the game's rewards (1 shared by the winners). With ``lookahead = k``
+   the value is read ``k`` decisions of the playout policy further on (the new node's
+   priors are still those of its own position): a short look past the leaf that corrects
+   the value where a decision is about to change it (a purchase within reach, say).
 4. *Backpropagation*, as in :mod:`splendor.bots.search` (max-n: every seat its own reward).
 
 The network reads the tensor of the seat to move in the determinization
@@ -142,6 +145,49 @@ def _select(links: np.ndarray, stats: np.ndarray, node: int, mask: np.ndarray, c
 
 
 @njit(cache=True)
+def _look_ahead(  # pragma: no cover - compiled
+    work: np.ndarray,
+    mask: np.ndarray,
+    reward: np.ndarray,
+    lookahead: int,
+    rng: np.ndarray,
+    x: np.ndarray,
+    off: np.ndarray,
+    policy: np.ndarray,
+    value: np.ndarray,
+    weights: tuple[np.ndarray, ...],
+    features: np.ndarray,
+    legal_mask: _search.LegalMaskFn,
+    apply: _search.ApplyFn,
+    rewards: _search.RewardsFn,
+    table_a: np.ndarray,
+    table_b: np.ndarray,
+    playout_policy: _search.PolicyFn,
+) -> None:
+    """Play ``work`` on by the playout policy for ``lookahead`` decisions, then write into
+    ``reward`` the network's value of the position reached (seat-indexed), or the game's
+    rewards if it ended (module docstring, ``lookahead``)."""
+    w1, b1, w2, b2, wp, bp, wv, bv, scale = weights
+    n_seats = reward.shape[0]
+    if not _search.advance(work, mask, lookahead, rng, legal_mask, apply, playout_policy):
+        rewards(work, reward)
+        return
+    if legal_mask(work, mask) == 0:
+        for p in range(n_seats):
+            reward[p] = 0.0
+        return
+    mover = np.int64(state_record(work).current)
+    x[:] = 0.0
+    _encode_view(work, mover, x, off, table_a, table_b)
+    if features.shape[0] > 0:
+        n_in = features[_features.PLAN_SIZE]
+        _features.reach_features(x[:n_in], features, x[n_in:])
+    _network.forward(x, w1, b1, w2, b2, wp, bp, wv, bv, scale, mask, policy, value)
+    for p in range(n_seats):
+        reward[p] = value[(p - mover + n_seats) % n_seats]
+
+
+@njit(cache=True)
 def _iterate_net(
     obs: np.ndarray,
     work: np.ndarray,
@@ -167,6 +213,7 @@ def _iterate_net(
     table_b: np.ndarray,
     mix: float,
     max_playout: int,
+    lookahead: int,
     playout_policy: _search.PolicyFn,
     evaluate: _search.RewardsFn,
 ) -> int:
@@ -220,6 +267,26 @@ def _iterate_net(
                 if leaf:
                     for p in range(n_seats):
                         reward[p] = value[(p - player + n_seats) % n_seats]
+                    if lookahead > 0:  # the value a few playout decisions further on
+                        _look_ahead(
+                            work,
+                            mask,
+                            reward,
+                            lookahead,
+                            rng,
+                            x,
+                            off,
+                            policy,
+                            value,
+                            weights,
+                            features,
+                            legal_mask,
+                            apply,
+                            rewards,
+                            table_a,
+                            table_b,
+                            playout_policy,
+                        )
                     if mix > 0.0:
                         _search.play_out(
                             work,
@@ -306,6 +373,7 @@ def net_search_classic(
     tables: tuple[np.ndarray, np.ndarray],
     mix: float,
     max_playout: int,
+    lookahead: int,
 ) -> int:
     """:func:`_iterate_net` for classic Splendor (``x``: the tensor buffer, ``off``: the
     field offsets of :func:`splendor.encoding.field_offsets`; ``policy`` and ``value``:
@@ -314,7 +382,8 @@ def net_search_classic(
     ``x`` then holds the tensor only);
     ``tables``: :func:`splendor.encoding.card_tables`; ``mix``: the playouts' weight in
     the evaluation, ``max_playout``: their length, module docstring; playouts are greedy's
-    (:func:`splendor.bots.greedy_compiled.classic_greedy_policy`))."""
+    (:func:`splendor.bots.greedy_compiled.classic_greedy_policy`); ``lookahead``: the
+    playout decisions played before the network's value is read, module docstring)."""
     return _iterate_net(
         obs,
         work,
@@ -340,6 +409,7 @@ def net_search_classic(
         tables[1],
         mix,
         max_playout,
+        lookahead,
         _greedy_compiled.classic_greedy_policy,
         _playout.classic_evaluate,
     )
@@ -366,6 +436,7 @@ def net_search_duel(
     tables: tuple[np.ndarray, np.ndarray],
     mix: float,
     max_playout: int,
+    lookahead: int,
 ) -> int:
     """:func:`_iterate_net` for Splendor Duel (arguments as :func:`net_search_classic`;
     playouts by the heuristic of :func:`splendor.bots.playout.duel_policy`)."""
@@ -394,6 +465,7 @@ def net_search_duel(
         tables[1],
         mix,
         max_playout,
+        lookahead,
         _playout.duel_policy,
         _playout.duel_evaluate,
     )

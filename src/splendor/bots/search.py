@@ -270,18 +270,34 @@ def play_out(
     ``max_playout`` decisions and write each seat's reward into ``reward``: the game's
     ``rewards`` if it ended, else the ``evaluate`` of the cut-off position (both in [0, 1]).
     The network search's and the distillation's playouts."""
+    if advance(work, mask, max_playout, rng, legal_mask, apply, policy):
+        evaluate(work, reward)
+    else:
+        rewards(work, reward)
+
+
+@njit(cache=True)
+def advance(
+    work: np.ndarray,
+    mask: np.ndarray,
+    decisions: int,
+    rng: np.ndarray,
+    legal_mask: LegalMaskFn,
+    apply: ApplyFn,
+    policy: PolicyFn,
+) -> bool:
+    """Compiled: play the state ``work`` on by ``policy`` (heuristic mode) for at most
+    ``decisions`` decisions (``mask``: scratch); True if the game goes on, False if it
+    ended."""
     s = state_record(work)
     steps = 0
-    while s.current >= 0 and steps < max_playout:
+    while s.current >= 0 and steps < decisions:
         n_legal = legal_mask(work, mask)
         if n_legal == 0:
             break
         apply(work, policy(work, mask, n_legal, True, rng))
         steps += 1
-    if s.current >= 0:
-        evaluate(work, reward)
-    else:
-        rewards(work, reward)
+    return bool(s.current >= 0)
 
 
 @njit(cache=True)

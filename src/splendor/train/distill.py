@@ -17,11 +17,24 @@ many positions with a far less noisy target instead:
 3. *Policy target*: a softmax of greedy's scores of the legal decisions, temperature
    :data:`POLICY_TEMPERATURE`: the search's priors start from greedy's judgement.
 
+With a *teacher* (a network file, ``teacher``), each kept position is instead searched by
+the network bot (:class:`~splendor.bots.net_bot.NetBot`, ``iterations`` iterations, the
+teacher's own ``mix`` and exploration, from the mover's observation): the mover's value
+target is the root's mean reward (every iteration's, as the search's choices weigh them)
+and the policy target the root's visit shares. The other seats share the rest, in the
+proportions of the playouts' means (two players: the opponent takes all of it, and no
+playout is run). That is expert iteration on the search: the next network learns what the
+teacher found by looking ahead, not what greedy playouts say (docs/training.md).
+
 The network (optionally with the reach features of :mod:`splendor.bots.features`) is then
 fitted to all of it, every ``holdout``-th game held out for the validation figures (value
-loss and the share of the target's variance explained, ``val_r2``).
+loss and the share of the target's variance explained, ``val_r2``). The fit is measured on
+the held-out games every 1,000 steps and the weights with the lowest held-out loss are kept
+(``info["kept_steps"]``): the held-out loss wanders by a few percent from one measure to the
+next, and the last weights are not always the best.
 
-A run lives in one folder: ``config.json``, ``data/part-NNN.npz`` (the labelled positions
+A run lives in one folder: ``config.json``, ``teacher.npz`` (a copy of the teacher, if
+any), ``data/part-NNN.npz`` (the labelled positions
 of ``CHUNK`` games each, kept so an interrupted run resumes at the first missing part;
 ignored by git), ``log.jsonl`` and ``network.npz``. Everything is deterministic given the
 config (game ``i`` uses its own seed; the fit is seeded), whatever the number of workers.
@@ -46,6 +59,7 @@ from ..bots import greedy_compiled as _greedy
 from ..bots import greedy_duel_compiled as _greedy_duel
 from ..bots import playout as _playout
 from ..bots import search as _search
+from ..bots.net_bot import NetBot
 from ..bots.network import PolicyValueNet
 from ..classic import rules as classic_rules
 from ..core import ENGINE_SOURCES, refresh_numba_cache, seed_rng
@@ -88,8 +102,12 @@ class DistillConfig:
             first two thirds of the steps (a third of it after).
         holdout: every ``holdout``-th game is held out (validation).
         seed: the run's seed; ``workers``: processes labelling the games.
-        mix, exploration: how the network is played (saved in its ``info["play"]``:
-            :class:`~splendor.bots.net_bot.NetBot`'s defaults for it).
+        mix, exploration, temperature, lookahead: how the network is played (saved in its
+            ``info["play"]``: :class:`~splendor.bots.net_bot.NetBot`'s defaults for it;
+            they change nothing the run computes, so a finished run can be given others).
+        teacher: the path of a network file whose search labels the positions (module
+            docstring); empty: the playouts and greedy label them.
+        iterations: the teacher's search iterations per position.
     """
 
     game: str = "classic"
@@ -107,6 +125,10 @@ class DistillConfig:
     workers: int = 1
     mix: float = 0.5
     exploration: float = 1.5
+    temperature: float = 1.0
+    lookahead: int = 0
+    teacher: str = ""
+    iterations: int = 400
 
     def check(self) -> None:
         """Raises ValueError naming the first setting out of range."""
@@ -116,7 +138,7 @@ class DistillConfig:
             raise ValueError("Splendor Duel has 2 players")
         if not 2 <= self.players <= 4:
             raise ValueError(f"players must be 2 to 4, got {self.players}")
-        for name in ("games", "playouts", "steps", "batch", "workers"):
+        for name in ("games", "playouts", "steps", "batch", "workers", "iterations"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
         if not 0.0 < self.sample <= 1.0:
@@ -130,6 +152,20 @@ class DistillConfig:
                 f"mix must be in [0, 1] and exploration 0 or more, got {self.mix}, "
                 f"{self.exploration}"
             )
+        if not self.temperature > 0.0:
+            raise ValueError(f"temperature must be above 0, got {self.temperature}")
+        if self.lookahead < 0:
+            raise ValueError(f"lookahead must be 0 or more, got {self.lookahead}")
+        if self.teacher:
+            try:
+                net = PolicyValueNet.load(self.teacher)
+            except OSError as e:
+                raise ValueError(f"the teacher {self.teacher} cannot be read ({e})") from None
+            if (net.game, net.num_players) != (self.game, self.players):
+                raise ValueError(
+                    f"the teacher {self.teacher} plays {net.game} with {net.num_players} "
+                    f"players, not {self.game} with {self.players}"
+                )
 
     @staticmethod
     def from_json(settings: dict[str, Any]) -> DistillConfig:
@@ -142,7 +178,7 @@ class DistillConfig:
         return config
 
 
-_SAME_RUN_EXEMPT = ("workers",)
+_SAME_RUN_EXEMPT = ("workers", "mix", "exploration", "temperature", "lookahead")
 
 
 @njit(cache=True)
@@ -247,9 +283,15 @@ def game_seed(seed: int, index: int) -> int:
     return int(np.random.SeedSequence([seed, index]).generate_state(1)[0] >> 1)
 
 
-def label_game(config: DistillConfig, index: int) -> Examples:
+def label_game(
+    config: DistillConfig, index: int, teacher: PolicyValueNet | None = None
+) -> Examples:
     """Play position game ``index`` of the run and label the kept positions (module
     docstring). Deterministic given ``config.seed`` and ``index``.
+
+    Args:
+        teacher: the network of ``config.teacher`` (loaded once by the caller); None loads
+            it when the config names one.
 
     Returns:
         The kept positions: the mover's tensor, the legal mask, the policy target and the
@@ -267,6 +309,13 @@ def label_game(config: DistillConfig, index: int) -> Examples:
     scores = _greedy_duel.duel_greedy_scores if duel else _greedy.classic_greedy_scores
     choose = _greedy_duel.duel_greedy_policy if duel else _greedy.classic_greedy_policy
     n = config.players
+    if teacher is None and config.teacher:
+        teacher = PolicyValueNet.load(config.teacher)
+    searcher = (
+        None
+        if teacher is None
+        else NetBot(teacher, iterations=config.iterations, seed=seed, early_stop=False)
+    )
     work = np.zeros(1, dtype=state.array.dtype)
     seats = 2 if duel else 4
     reward = np.zeros(seats)
@@ -283,17 +332,26 @@ def label_game(config: DistillConfig, index: int) -> Examples:
         mask = state.legal_mask()
         legal = np.flatnonzero(mask)
         if len(legal) > 1 and rng.random() < config.sample:
-            obs = state.observation(seat).array
-            if label(obs, work, mask.copy(), reward, acc, config.playouts, search_rng) < 0:
-                raise RuntimeError("an observation of a real game could not be determinized")
-            score[:] = -np.inf
-            scores(arr, mask, score)
-            logits = score[legal] / POLICY_TEMPERATURE
-            p = np.exp(logits - logits.max())
+            observation = state.observation(seat)
+            z = np.full(n, 1.0 / n)
+            if searcher is None or n > 2:
+                playouts = config.playouts
+                if (
+                    label(observation.array, work, mask.copy(), reward, acc, playouts, search_rng)
+                    < 0
+                ):
+                    raise RuntimeError("an observation of a real game could not be determinized")
+                z = np.array([acc[(seat + k) % n] for k in range(n)], np.float64)
+                z = z / z.sum() if z.sum() > 0 else np.full(n, 1.0 / n)
             pi = np.zeros(module.NUM_ACTIONS, np.float32)
-            pi[legal] = p / p.sum()
-            z = np.array([acc[(seat + k) % n] for k in range(n)], np.float64)
-            z = z / z.sum() if z.sum() > 0 else np.full(n, 1.0 / n)
+            if searcher is None:
+                score[:] = -np.inf
+                scores(arr, mask, score)
+                logits = score[legal] / POLICY_TEMPERATURE
+                p = np.exp(logits - logits.max())
+                pi[legal] = p / p.sum()
+            else:
+                z, pi = _search_targets(searcher, observation, z, module.NUM_ACTIONS)
             xs.append(seat_tensor(state, seat))
             masks.append(mask)
             pis.append(pi)
@@ -315,13 +373,38 @@ def label_game(config: DistillConfig, index: int) -> Examples:
     )
 
 
+def _search_targets(
+    searcher: NetBot, observation: Any, z: np.ndarray, num_actions: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The teacher's targets at ``observation`` (module docstring): the value per seat
+    (seat-relative to the mover; the mover's share the root's mean reward, the others
+    splitting the rest as ``z`` does) and the root's visit shares, float32
+    ``(num_actions,)``."""
+    links, stats = searcher.search(observation)
+    children = _search.root_children(links, stats[:3])
+    visits = sum(v for _, v, _ in children)
+    pi = np.zeros(num_actions, np.float32)
+    if visits <= 0:
+        raise RuntimeError("the teacher's search ran no iteration")
+    for a, v, _ in children:
+        pi[a] = v / visits
+    mine = sum(v * q for _, v, q in children) / visits
+    rest = float(z[1:].sum())
+    value = np.empty(len(z))
+    value[0] = mine
+    value[1:] = (1.0 - mine) * (z[1:] / rest if rest > 0 else 1.0 / (len(z) - 1))
+    return value, pi
+
+
 def _label_part(task: tuple[DistillConfig, int]) -> tuple[Examples, Examples]:
     """Part ``k`` of the run's games: (fitted examples, held-out examples)."""
     config, k = task
+    teacher = PolicyValueNet.load(config.teacher) if config.teacher else None
     fit_parts: list[Examples] = []
     held: list[Examples] = []
     for i in range(k * CHUNK, min(config.games, (k + 1) * CHUNK)):
-        (held if i % config.holdout == 0 else fit_parts).append(label_game(config, i))
+        part = held if i % config.holdout == 0 else fit_parts
+        part.append(label_game(config, i, teacher))
     return _concat(fit_parts, config), _concat(held, config)
 
 
@@ -394,6 +477,8 @@ def distill(
 
     config.check()
     claim_folder(out, config, _SAME_RUN_EXEMPT)
+    if config.teacher:
+        _keep_teacher(Path(config.teacher), out / "teacher.npz")
     settings = asdict(config)
     parts = math.ceil(config.games / CHUNK)
     have: dict[int, tuple[Examples, Examples]] = {}
@@ -422,6 +507,7 @@ def distill(
     state: bytes | None = None
     done = 0
     block = 1000
+    best: tuple[float, int, PolicyValueNet] | None = None  # (held-out loss, steps, net)
     while done < config.steps:
         steps = min(block, config.steps - done)
         lr = config.lr if done < 2 * config.steps // 3 else config.lr / 3
@@ -440,19 +526,47 @@ def distill(
         if len(held):
             line.update({f"val_{k}": round(v, 5) for k, v in evaluate(net, held).items()})
             line["val_r2"] = round(value_r2(net, held), 4)
+            if best is None or line["val_total"] < best[0]:
+                best = (line["val_total"], done, net)
         line["seconds"] = round(time.perf_counter() - start, 1)
         log.append(line)
         report(line)
+    kept = done
+    if best is not None:
+        _, kept, net = best
     info = {
         "command": command_line(config, out),
         "config": settings,
         "log": log,
-        "play": {"mix": config.mix, "exploration": config.exploration},
+        "kept_steps": kept,
+        "play": {
+            "mix": config.mix,
+            "exploration": config.exploration,
+            "temperature": config.temperature,
+            "lookahead": config.lookahead,
+        },
     }
     net = replace(net, info=info)
     net.save(out / "network.npz")
     (out / "log.jsonl").write_text("".join(json.dumps(line) + "\n" for line in log))
     return net
+
+
+def _keep_teacher(teacher: Path, kept: Path) -> None:
+    """Copy the teacher's file into the run's folder (``kept``), so the run can be
+    reproduced after the file it names has changed (a shipped network replaced, say).
+
+    Raises:
+        ValueError: the run was started with another file of that name.
+    """
+    data = teacher.read_bytes()
+    if not kept.exists():
+        kept.write_bytes(data)
+    elif kept.read_bytes() != data:
+        raise ValueError(
+            f"{teacher} has changed since this run began (its teacher is kept as {kept}); "
+            "put the file back, or start a new run folder"
+        )
 
 
 def command_line(config: DistillConfig, out: Path) -> str:
@@ -470,6 +584,8 @@ def command_line(config: DistillConfig, out: Path) -> str:
         "seed",
         "mix",
         "exploration",
+        "temperature",
+        "lookahead",
     ):
         if getattr(config, name) != getattr(d, name):
             parts.append(f"--{name} {getattr(config, name)}")
@@ -477,6 +593,10 @@ def command_line(config: DistillConfig, out: Path) -> str:
         parts.append(f"--hidden {config.hidden[0]},{config.hidden[1]}")
     if not config.features:
         parts.append("--no-features")
+    if config.teacher:
+        parts.append(f"--teacher {config.teacher}")
+        if config.iterations != d.iterations:
+            parts.append(f"--iterations {config.iterations}")
     parts.append(f"--out {out}")
     return " ".join(parts)
 
