@@ -71,8 +71,7 @@ class NetBot:
         ValueError: no budget or a non-positive one, a negative ``exploration``, a
             ``noise`` outside [0, 1) or a non-positive ``noise_alpha``, a ``mix`` outside
             [0, 1], a ``max_playout`` below 1, a negative ``lookahead``, a ``temperature``
-            not above 0, or a network
-            file that cannot be read (its message says why).
+            not above 0, or a network file that cannot be read (its message says why).
     """
 
     def __init__(
@@ -190,12 +189,13 @@ class NetBot:
                 f"not {game} with {n}"
             )
         play = net.info.get("play") or {}
-        mix = self.mix if self.mix is not None else float(play.get("mix", 0.0))
-        exploration = (
-            self.exploration
-            if self.exploration is not None
-            else float(play.get("exploration", DEFAULT_EXPLORATION))
-        )
+
+        def setting(mine: float | None, key: str, default: float) -> float:
+            """This bot's setting, else the network's ``info["play"]``, else ``default``."""
+            return float(mine) if mine is not None else float(play.get(key, default))
+
+        mix = setting(self.mix, "mix", 0.0)
+        exploration = setting(self.exploration, "exploration", DEFAULT_EXPLORATION)
         obs = observation.array
         capacity = MAX_NODES if self.iterations is None else min(MAX_NODES, self.iterations * 96)
         links, stats, size = net_search.new_tree(capacity)
@@ -207,13 +207,8 @@ class NetBot:
         off = field_offsets(game, n)
         policy = np.zeros(module.NUM_ACTIONS)
         value = np.zeros(n)
-        temperature = (
-            self.temperature
-            if self.temperature is not None
-            else float(play.get("temperature", 1.0))
-        )
-        weights = tempered(net, temperature)
-        lookahead = self.lookahead if self.lookahead is not None else int(play.get("lookahead", 0))
+        weights = tempered(net, setting(self.temperature, "temperature", 1.0))
+        lookahead = int(setting(self.lookahead, "lookahead", 0))
         tables = card_tables(game)
         depth = self.max_playout or (16 if game == "duel" else 1 << 30)
         start = time.perf_counter()

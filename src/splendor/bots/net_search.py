@@ -145,6 +145,32 @@ def _select(links: np.ndarray, stats: np.ndarray, node: int, mask: np.ndarray, c
 
 
 @njit(cache=True)
+def _evaluate(  # pragma: no cover - compiled
+    work: np.ndarray,
+    mover: np.int64,
+    mask: np.ndarray,
+    x: np.ndarray,
+    off: np.ndarray,
+    policy: np.ndarray,
+    value: np.ndarray,
+    weights: tuple[np.ndarray, ...],
+    features: np.ndarray,
+    table_a: np.ndarray,
+    table_b: np.ndarray,
+) -> None:
+    """The network's ``policy`` (over ``mask``) and ``value`` (relative to ``mover``) of
+    the position ``work``, read from the tensor of ``mover`` (reach features appended when
+    ``features`` is a plan)."""
+    w1, b1, w2, b2, wp, bp, wv, bv, scale = weights
+    x[:] = 0.0
+    _encode_view(work, mover, x, off, table_a, table_b)
+    if features.shape[0] > 0:
+        n_in = features[_features.PLAN_SIZE]
+        _features.reach_features(x[:n_in], features, x[n_in:])
+    _network.forward(x, w1, b1, w2, b2, wp, bp, wv, bv, scale, mask, policy, value)
+
+
+@njit(cache=True)
 def _look_ahead(  # pragma: no cover - compiled
     work: np.ndarray,
     mask: np.ndarray,
@@ -167,7 +193,6 @@ def _look_ahead(  # pragma: no cover - compiled
     """Play ``work`` on by the playout policy for ``lookahead`` decisions, then write into
     ``reward`` the network's value of the position reached (seat-indexed), or the game's
     rewards if it ended (module docstring, ``lookahead``)."""
-    w1, b1, w2, b2, wp, bp, wv, bv, scale = weights
     n_seats = reward.shape[0]
     if not _search.advance(work, mask, lookahead, rng, legal_mask, apply, playout_policy):
         rewards(work, reward)
@@ -177,12 +202,7 @@ def _look_ahead(  # pragma: no cover - compiled
             reward[p] = 0.0
         return
     mover = np.int64(state_record(work).current)
-    x[:] = 0.0
-    _encode_view(work, mover, x, off, table_a, table_b)
-    if features.shape[0] > 0:
-        n_in = features[_features.PLAN_SIZE]
-        _features.reach_features(x[:n_in], features, x[n_in:])
-    _network.forward(x, w1, b1, w2, b2, wp, bp, wv, bv, scale, mask, policy, value)
+    _evaluate(work, mover, mask, x, off, policy, value, weights, features, table_a, table_b)
     for p in range(n_seats):
         reward[p] = value[(p - mover + n_seats) % n_seats]
 
@@ -219,7 +239,6 @@ def _iterate_net(
 ) -> int:
     """Run ``iterations`` iterations (module docstring) from observation ``obs``; returns
     how many ran (fewer when the tree is full), or -1 if a determinization failed."""
-    w1, b1, w2, b2, wp, bp, wv, bv, scale = weights
     n_seats = reward.shape[0]
     blend = np.zeros(n_seats)
     done = 0
@@ -256,18 +275,16 @@ def _iterate_net(
                 )
                 break
             if leaf or _missing(links, node, mask, n_legal):
-                x[:] = 0.0
-                _encode_view(work, player, x, off, table_a, table_b)
-                if features.shape[0] > 0:
-                    n_in = features[_features.PLAN_SIZE]
-                    _features.reach_features(x[:n_in], features, x[n_in:])
-                _network.forward(x, w1, b1, w2, b2, wp, bp, wv, bv, scale, mask, policy, value)
+                _evaluate(
+                    work, player, mask, x, off, policy, value, weights, features, table_a, table_b
+                )
                 if not _add_children(links, stats, size, node, mask, policy):
                     full = True
                 if leaf:
-                    for p in range(n_seats):
-                        reward[p] = value[(p - player + n_seats) % n_seats]
-                    if lookahead > 0:  # the value a few playout decisions further on
+                    if lookahead == 0:
+                        for p in range(n_seats):
+                            reward[p] = value[(p - player + n_seats) % n_seats]
+                    else:  # the value a few playout decisions further on
                         _look_ahead(
                             work,
                             mask,

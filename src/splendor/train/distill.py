@@ -335,11 +335,8 @@ def label_game(
             observation = state.observation(seat)
             z = np.full(n, 1.0 / n)
             if searcher is None or n > 2:
-                playouts = config.playouts
-                if (
-                    label(observation.array, work, mask.copy(), reward, acc, playouts, search_rng)
-                    < 0
-                ):
+                obs = observation.array
+                if label(obs, work, mask.copy(), reward, acc, config.playouts, search_rng) < 0:
                     raise RuntimeError("an observation of a real game could not be determinized")
                 z = np.array([acc[(seat + k) % n] for k in range(n)], np.float64)
                 z = z / z.sum() if z.sum() > 0 else np.full(n, 1.0 / n)
