@@ -323,6 +323,11 @@ def distill(
         None, "--teacher", help="A network file whose search labels the positions instead."
     ),
     iterations: int = typer.Option(400, "--iterations", help="The teacher's search iterations."),
+    positions: str = typer.Option(
+        "greedy",
+        "--positions",
+        help="Who plays the position games: greedy, or teacher (its own games: self-play).",
+    ),
 ) -> None:
     """Fit a network's value to the mean of the search's playouts over many positions.
 
@@ -330,7 +335,8 @@ def distill(
     mover's observation only, by the mean reward of --playouts determinized playouts of
     mcts, and its policy target is greedy's judgement. With --teacher NET, the network
     NET searches each position instead (--iterations): the root's value and visit shares
-    are the targets (expert iteration). Writes OUT/network.npz (play it with
+    are the targets (expert iteration); with --positions teacher, NET also plays the
+    games (self-play). Writes OUT/network.npz (play it with
     net:OUT/network.npz), OUT/log.jsonl and the labelled positions (resumed when cut off).
     """
     import json as _json
@@ -362,6 +368,7 @@ def distill(
             lookahead=lookahead,
             teacher="" if teacher is None else str(teacher),
             iterations=iterations,
+            positions=positions,
         )
         config.check()
         run_distill(config, out, report=lambda line: typer.echo(_json.dumps(line)))

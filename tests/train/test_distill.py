@@ -19,7 +19,9 @@ from splendor.bots.network import PolicyValueNet  # noqa: E402
 from splendor.bots.search import root_children  # noqa: E402
 from splendor.cli import app  # noqa: E402
 from splendor.core import seed_rng  # noqa: E402
+from splendor.encoding import seat_tensor  # noqa: E402
 from splendor.train.distill import (  # noqa: E402
+    EPSILONS,
     DistillConfig,
     distill,
     game_seed,
@@ -116,6 +118,15 @@ def test_cli_refuses_bad_settings(tmp_path) -> None:  # type: ignore[no-untyped-
     assert result.exit_code == 2 and "2 players" in result.output
     result = CliRunner().invoke(app, ["distill", "--sample", "0", "--out", str(tmp_path / "y")])
     assert result.exit_code == 2 and "sample" in result.output
+    result = CliRunner().invoke(
+        app, ["distill", "--positions", "mcts", "--out", str(tmp_path / "w")]
+    )
+    assert result.exit_code == 2 and "positions must be greedy or teacher" in result.output
+    result = CliRunner().invoke(
+        app, ["distill", "--positions", "teacher", "--out", str(tmp_path / "v")]
+    )
+    assert result.exit_code == 2 and "needs a teacher" in result.output
+    assert not any((tmp_path / d).exists() for d in "xywv")
 
 
 def _teacher(tmp_path, game: str, players: int = 2):  # type: ignore[no-untyped-def]
@@ -195,3 +206,33 @@ def test_the_teacher_is_kept_with_the_run(tmp_path) -> None:  # type: ignore[no-
     PolicyValueNet.initial("classic", 2, (16, 8), seed=4, features=True).save(teacher)
     with pytest.raises(ValueError, match="has changed since this run began"):
         distill(config, out)
+
+
+def test_teacher_positions_are_its_own_games(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """With ``positions="teacher"``, the position game is the teacher's: replayed with the
+    run's generator, every decision not drawn at random is the most visited one of the
+    teacher's search there (its policy target), and the positions are those recorded."""
+    teacher = _teacher(tmp_path, "classic")
+    config = replace(TINY, teacher=str(teacher), iterations=16, sample=1.0, positions="teacher")
+    a = label_game(config, 0)
+    seed = game_seed(config.seed, 0)
+    state = classic.new_game(2, seed)
+    rng = np.random.default_rng(seed)
+    k = searched = 0
+    while not state.is_terminal:
+        legal = np.flatnonzero(state.legal_mask())
+        if len(legal) > 1:
+            assert rng.random() < config.sample  # every such position is kept
+            np.testing.assert_array_equal(a.x[k], seat_tensor(state, state.current_player))
+            if rng.random() < EPSILONS[0]:
+                move = int(rng.choice(legal))
+            else:
+                move = int(np.argmax(a.pi[k]))
+                searched += 1
+            k += 1
+        else:
+            move = int(legal[0])
+        state.apply(classic.Action.from_id(move))
+    assert k == len(a) and searched > 10
+    greedy = label_game(replace(config, positions="greedy"), 0)
+    assert len(greedy) != len(a) or not np.array_equal(greedy.x, a.x)

@@ -8,7 +8,9 @@ many positions with a far less noisy target instead:
    :mod:`splendor.bots.greedy_duel_compiled`), where each decision is uniformly random with
    probability ``eps`` (0.03, 0.1 or 0.3, by turns of games), so the positions range from
    sound play to the odd ones a search visits. Each decision with more than one legal
-   choice is kept with probability ``sample``.
+   choice is kept with probability ``sample``. With a teacher and ``positions="teacher"``,
+   the teacher plays the games instead (its most visited decision, a random one with
+   chance ``eps``): the positions are those of its own games, as in self-play.
 2. *Value target*: from the observation of the seat to move (C16, D22: nothing it cannot
    see), ``playouts`` determinizations, each played on by the playouts of today's ``mcts``
    (classic: greedy to the end of the game; Duel: the heuristic for 16 decisions, then the
@@ -108,6 +110,10 @@ class DistillConfig:
         teacher: the path of a network file whose search labels the positions (module
             docstring); empty: the playouts and greedy label them.
         iterations: the teacher's search iterations per position.
+        positions: who plays the position games: ``"greedy"`` (module docstring) or
+            ``"teacher"``: the teacher searches every decision and plays its most visited
+            one (a uniformly random one with chance ``eps``, as greedy), so the positions
+            are those of the teacher's own games (self-play), not greedy's.
     """
 
     game: str = "classic"
@@ -129,6 +135,7 @@ class DistillConfig:
     lookahead: int = 0
     teacher: str = ""
     iterations: int = 400
+    positions: str = "greedy"
 
     def check(self) -> None:
         """Raises ValueError naming the first setting out of range."""
@@ -156,6 +163,10 @@ class DistillConfig:
             raise ValueError(f"temperature must be above 0, got {self.temperature}")
         if self.lookahead < 0:
             raise ValueError(f"lookahead must be 0 or more, got {self.lookahead}")
+        if self.positions not in ("greedy", "teacher"):
+            raise ValueError(f"positions must be greedy or teacher, got {self.positions!r}")
+        if self.positions == "teacher" and not self.teacher:
+            raise ValueError("positions teacher needs a teacher (--teacher NET)")
         if self.teacher:
             try:
                 net = PolicyValueNet.load(self.teacher)
@@ -326,12 +337,15 @@ def label_game(
     pis: list[np.ndarray] = []
     zs: list[np.ndarray] = []
     decisions = 0
+    by_teacher = searcher is not None and config.positions == "teacher"
     while not state.is_terminal and decisions < 400:
         seat = state.current_player
         arr = state.array
         mask = state.legal_mask()
         legal = np.flatnonzero(mask)
-        if len(legal) > 1 and rng.random() < config.sample:
+        keep = len(legal) > 1 and rng.random() < config.sample
+        pi = np.zeros(0, np.float32)
+        if keep or (by_teacher and len(legal) > 1):
             observation = state.observation(seat)
             z = np.full(n, 1.0 / n)
             if searcher is None or n > 2:
@@ -349,14 +363,17 @@ def label_game(
                 pi[legal] = p / p.sum()
             else:
                 z, pi = _search_targets(searcher, observation, z, module.NUM_ACTIONS)
-            xs.append(seat_tensor(state, seat))
-            masks.append(mask)
-            pis.append(pi)
-            zs.append(z.astype(np.float32))
+            if keep:
+                xs.append(seat_tensor(state, seat))
+                masks.append(mask)
+                pis.append(pi)
+                zs.append(z.astype(np.float32))
         if len(legal) == 1:
             a = int(legal[0])
         elif rng.random() < eps:
             a = int(rng.choice(legal))
+        elif by_teacher:
+            a = int(np.argmax(pi))
         else:
             a = int(choose(arr, mask.copy(), len(legal), True, search_rng))
         state.apply(module.Action.from_id(a))
@@ -594,6 +611,8 @@ def command_line(config: DistillConfig, out: Path) -> str:
         parts.append(f"--teacher {config.teacher}")
         if config.iterations != d.iterations:
             parts.append(f"--iterations {config.iterations}")
+        if config.positions != d.positions:
+            parts.append(f"--positions {config.positions}")
     parts.append(f"--out {out}")
     return " ".join(parts)
 
