@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 ARGS ?=
 
-.PHONY: setup system-deps play serve lint format messages test test-fast test-nojit bench clean
+.PHONY: setup system-deps play serve lint format messages docs docs-serve test test-fast test-nojit bench clean
 
 setup: $(STAMP)
 
@@ -79,9 +79,19 @@ messages: $(STAMP)
 	    --ignore-obsolete --no-fuzzy-matching; \
 	done
 
-# The checks, the whole suite (compiled), then the rule tests again as plain Python
-# (NUMBA_DISABLE_JIT=1).
-test: $(STAMP) system-deps lint
+# The documentation site (mkdocs.yml, pages in docs/, the API reference from the docstrings),
+# built into site/ (git-ignored). --strict: a broken link or anchor, a page missing from the
+# nav or a docstring mkdocstrings cannot read fails the build. No network needed.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+
+# The same site served with live reload on http://127.0.0.1:8001/ (ARGS="--dev-addr ...").
+docs-serve: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve --strict --dev-addr 127.0.0.1:8001 $(ARGS)
+
+# The checks, the documentation's strict build, the whole suite (compiled), then the rule
+# tests again as plain Python (NUMBA_DISABLE_JIT=1).
+test: $(STAMP) system-deps lint docs
 	$(PY) -m pytest -q -n 2
 	NUMBA_DISABLE_JIT=1 $(PY) -m pytest -q -n 2 -m "not slow" tests/classic tests/duel
 
@@ -93,5 +103,5 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_rl.py
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist site src/*.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -20,7 +20,7 @@ Usage::
     python benchmarks/bench_server_memory.py --games 10000 --no-evict            # as before the fix
     python benchmarks/bench_server_memory.py --mode startup --games 20000
 
-Prints one JSON object. Numbers depend on the machine; the README quotes a run.
+Prints one JSON object. Numbers depend on the machine; docs/web.md and docs/server.md quote runs.
 """
 
 from __future__ import annotations

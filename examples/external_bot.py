@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A complete external bot for splendor: buys a card when it can, else plays at random.
 
-It speaks the JSON-lines bot protocol, version 2 (README, "Bot protocol"), and plays both
+It speaks the JSON-lines bot protocol, version 2 (docs/protocol.md), and plays both
 games, classic Splendor and Splendor Duel. It needs nothing but the Python standard library,
 so it is also a template for a bot in any language:
 

@@ -1,6 +1,6 @@
 """splendor: a faithful, fast Python engine for Splendor and Splendor Duel.
 
-Public API (see ``README.md``)::
+Public API (see ``docs/engine.md``)::
 
     from splendor import classic, duel
     state = classic.new_game(num_players=2, seed=1)

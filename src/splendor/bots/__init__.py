@@ -19,7 +19,7 @@ given. Specs:
 ``net:FILE.npz``           the same with a network file (1 s per decision)
 ``net:800:FILE.npz``       the same with a budget (``800`` iterations, ``1s``, ``250ms``)
 ``easy|medium|hard``       the difficulty levels for people (:data:`LEVELS`)
-``external:CMD``           a program speaking the JSON-lines bot protocol (README)
+``external:CMD``           a program speaking the JSON-lines bot protocol (docs/protocol.md)
 =========================  ===============================================================
 """
 

@@ -1,8 +1,8 @@
 """External bots: any program that speaks the JSON-lines bot protocol on stdin/stdout.
 
 ``ExternalBot("./my_bot.py")`` (the bot spec ``external:./my_bot.py``) runs the program and
-asks it for every decision of its seat. Protocol version 2 (the README's "Bot protocol"
-section and ``examples/external_bot.py`` show it whole): one JSON object per line, UTF-8,
+asks it for every decision of its seat. Protocol version 2 (docs/protocol.md
+and ``examples/external_bot.py`` show it whole): one JSON object per line, UTF-8,
 ``\\n``-terminated.
 
 Host to bot::

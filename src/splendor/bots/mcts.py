@@ -107,13 +107,13 @@ class MCTSBot:
         seed: seed of the search's generator.
         name: label for tables and records (default ``"mcts"``).
         exploration: the UCB constant ``c`` (rewards are in [0, 1]); default per game
-            (classic 0.4, Duel 0.7; see the README for the trials behind them).
+            (classic 0.4, Duel 0.7; see docs/bots.md for the trials behind them).
         max_playout: decisions per playout before it is cut off and scored by the
             evaluation of :mod:`splendor.bots.playout`; 0 plays to the end of the game.
             Default per game, from measured strength against greedy: classic to the end,
             Duel 16 decisions.
         margin: weight in [0, 1] of the evaluation blended into the reward of a finished
-            playout (0: win/loss only); default per game (see the README).
+            playout (0: win/loss only); default per game (see docs/bots.md).
         early_stop: end a search as soon as the most visited decision at the root leads
             the runner-up by more visits than the rest of the budget can give (the choice
             can no longer change; with a time budget the rest is estimated from the rate so

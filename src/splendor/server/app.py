@@ -154,7 +154,7 @@ _TOKEN_IN_TEXT = re.compile(r"(?i)(?<=[?&;])(token=)[^&;#\s\"']*")
 
 @dataclass(frozen=True)
 class Limits:
-    """What one client may send (see README, "Limits").
+    """What one client may send (see docs/server.md, "Limits and hostile input").
 
     Attributes:
         max_body_bytes: the largest request body (bytes); a larger one is refused with 413
