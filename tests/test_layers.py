@@ -17,6 +17,7 @@ LAYER = {
     "data": 0,
     "colors": 0,
     "core": 0,
+    "notation": 0,
     "i18n": 0,
     "explain": 0,
     "effects": 0,

@@ -1,4 +1,4 @@
-"""The ``splendor`` command (typer): ``play``, ``replay``, ``bench``.
+"""The ``splendor`` command (typer): ``play``, ``replay``, ``position``, ``bench``.
 
 Every subcommand has ``--help``. The CLI is an interface: it reaches the games only through
 the engine API (:mod:`splendor.game`, :mod:`splendor.record`, :mod:`splendor.bots`).
@@ -163,6 +163,72 @@ def replay(
             console.print(f"no winner ({final.end_reason}, {final.turn} turns)")
     else:
         console.print(f"unfinished game after {len(rec.actions)} decisions ({final.turn} turns)")
+
+
+@app.command()
+def position(
+    text: str | None = typer.Argument(
+        None,
+        help="A position text (docs/notation.md), quoted as one argument; read from standard "
+        "input when omitted or '-'.",
+    ),
+    new: bool = typer.Option(
+        False, "--new", help="Print the text of a new game (see --game, --players, --seed)."
+    ),
+    game: str = typer.Option("classic", "--game", "-g", help="With --new: classic or duel."),
+    players: int = typer.Option(2, "--players", "-p", help="With --new: number of seats."),
+    seed: int | None = typer.Option(
+        None, "--seed", help="With --new: deal seed (random if omitted)."
+    ),
+    seat: int | None = typer.Option(
+        None, "--seat", help="Print that seat's observation (what it may see) instead."
+    ),
+    show: bool = typer.Option(
+        False,
+        "--show",
+        help="Also draw the board as --seat sees it (default: the seat to play, or seat 0).",
+    ),
+) -> None:
+    """Check a position text and print it back in canonical form, or print a new game's.
+
+    The text is one line: the game's name (splendor or duel), then key=value fields
+    (docs/notation.md). A text that cannot be read, or an impossible position: the reason
+    on stderr, exit code 2.
+    """
+    import sys
+
+    from .game import check_player_count, get_game
+
+    err = Console(stderr=True, highlight=False, markup=False, emoji=False)
+    try:
+        if new:
+            module = get_game(game)
+            check_player_count(module, players)
+            pos: object = module.new_game(players, seed)
+        else:
+            raw = sys.stdin.read() if text in (None, "-") else text
+            words = raw.split()
+            if not words:
+                raise ValueError("no position text (give it as an argument or on stdin)")
+            module = get_game(words[0].lower())
+            kind = module.Observation if "observer=" in raw else module.State
+            pos = kind.from_text(raw)
+        if seat is not None:
+            if not hasattr(pos, "observation"):
+                raise ValueError("--seat: this text is already one seat's observation")
+            pos = pos.observation(seat)
+    except ValueError as e:
+        err.print(f"error: {e}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    typer.echo(pos.to_text())  # type: ignore[attr-defined]
+    if show:
+        from .tui.games import ui_for
+
+        view = pos
+        if hasattr(view, "observation"):
+            who = view.current_player  # type: ignore[attr-defined]
+            view = view.observation(0 if who is None else who)
+        Console(highlight=False).print(ui_for(view).render.render_board(view, you=False))
 
 
 @app.command()

@@ -8,12 +8,15 @@ Example::
     state.apply(classic.Action.parse("take W U G"))
     obs = state.observation(1)          # what seat 1 may see (C16)
     full = classic.determinize(obs, 0)  # a state consistent with it
+    text = state.to_text()              # the position as one line (docs/notation.md)
+    assert classic.State.from_text(text) == state
 """
 
 from ..colors import TOKEN_LETTERS
 from .actions import ACTIONS, NOTATION_HELP, NUM_ACTIONS, Action
 from .cards import CARDS, NOBLES, Card, Noble
 from .effects import effects_of
+from .notation import build_position
 from .state import (
     STATE_DTYPE,
     HiddenCard,
@@ -52,6 +55,7 @@ __all__ = [
     "Observation",
     "PlayerView",
     "State",
+    "build_position",
     "check_invariants",
     "check_position",
     "determinize",

@@ -8,6 +8,8 @@ Example::
     state.apply(duel.Action.parse("take c3 c4 c5"))
     obs = state.observation(1)          # what seat 1 may see (D22)
     full = duel.determinize(obs, 0)     # a state consistent with it
+    text = state.to_text()              # the position as one line (docs/notation.md)
+    assert duel.State.from_text(text) == state
 """
 
 from ..colors import DUEL_TOKEN_LETTERS as TOKEN_LETTERS
@@ -15,6 +17,7 @@ from . import board
 from .actions import ACTIONS, NOTATION_HELP, NUM_ACTIONS, Action
 from .cards import CARDS, ROYALS, Card, Royal
 from .effects import effects_of
+from .notation import build_position
 from .position import position_problems as check_position  # the gate of State.from_dict
 from .state import (
     STATE_DTYPE,
@@ -54,6 +57,7 @@ __all__ = [
     "Royal",
     "State",
     "board",
+    "build_position",
     "check_invariants",
     "check_position",
     "determinize",

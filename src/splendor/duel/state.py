@@ -471,6 +471,29 @@ class State(_View, ArrayPosition):
             raise ValueError("corrupt position: " + "; ".join(problems))
         return cls(arr)
 
+    def to_text(self) -> str:
+        """The position as one line of text (a FEN for the duel, ``docs/notation.md``):
+        what is where, deck order and generator included; derived fields left out.
+        ``State.from_text(s.to_text())`` equals ``s``."""
+        from .notation import to_text
+
+        return to_text(self._a)
+
+    @classmethod
+    def from_text(cls, text: str) -> State:
+        """Read a position written by :meth:`to_text`; every derived field is computed and
+        the position passes the same gate as :meth:`from_dict`.
+
+        Raises:
+            splendor.notation.NotationError: (a ``ValueError``) text that cannot be read;
+                the message names the field and says what is allowed.
+            ValueError: an impossible position (``corrupt position: …``, naming the field
+                and the rule).
+        """
+        from .notation import state_from_text
+
+        return state_from_text(text)
+
     def __repr__(self) -> str:
         return (
             f"<duel.State turn={self.turn} current={self.current_player} "
@@ -501,6 +524,27 @@ class Observation(_View):
         """JSON-able dict of the observation (same layout as :meth:`State.to_dict`; hidden
         fields hold -1, the generator 0)."""
         return _array_to_dict(self._a, POSITION_FORMAT, POSITION_VERSION)
+
+    def to_text(self) -> str:
+        """The observation as one line of text (``docs/notation.md``): like
+        :meth:`State.to_text` with ``observer=``, deck sizes instead of deck order, no
+        generator, and the opponent's blind reserves as ``?level`` (D22)."""
+        from .notation import to_text
+
+        return to_text(self._a)
+
+    @classmethod
+    def from_text(cls, text: str) -> Observation:
+        """Read an observation written by :meth:`to_text`.
+
+        Raises:
+            splendor.notation.NotationError: text that cannot be read, or that shows what
+                its seat cannot see (D22).
+            ValueError: no sound position has this view (``corrupt position: …``).
+        """
+        from .notation import observation_from_text
+
+        return observation_from_text(text)
 
     def __repr__(self) -> str:
         return (
