@@ -25,6 +25,7 @@ LAYER = {
     "duel": 1,
     "game": 2,
     "encoding": 2,
+    "conformance": 2,
     "bots": 3,
     "record": 3,
     "bench": 3,

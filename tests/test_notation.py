@@ -695,3 +695,15 @@ def test_the_spec_code_runs():
     assert len(blocks) >= 2
     for block in blocks:
         exec(compile(block, str(DOC), "exec"), {})
+
+
+def test_duel_card_zero_alone_is_written():
+    """A seat whose only bought (or reserved) card is card 0 while the other seat holds
+    none: the field is still written, so the text reads back (D3; card 0 is a real card,
+    not an empty count)."""
+    for fields in ({"purchased": [[0], []]}, {"reserved": [[0], []]}):
+        state = duel.build_position(seed=1, **fields)  # type: ignore[arg-type]
+        text = state.to_text()
+        assert duel.State.from_text(text) == state
+        view = state.observation(1)
+        assert duel.Observation.from_text(view.to_text()).to_text() == view.to_text()

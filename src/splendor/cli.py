@@ -1,4 +1,5 @@
-"""The ``splendor`` command (typer): ``play``, ``replay``, ``position``, ``bench``.
+"""The ``splendor`` command (typer): ``play``, ``replay``, ``position``, ``conformance``,
+``bench``.
 
 Every subcommand has ``--help``. The CLI is an interface: it reaches the games only through
 the engine API (:mod:`splendor.game`, :mod:`splendor.record`, :mod:`splendor.bots`).
@@ -229,6 +230,91 @@ def position(
             who = view.current_player  # type: ignore[attr-defined]
             view = view.observation(0 if who is None else who)
         Console(highlight=False).print(ui_for(view).render.render_board(view, you=False))
+
+
+@app.command()
+def conformance(
+    game: str | None = typer.Option(
+        None, "--game", "-g", help="Only this game's cases: classic (also splendor) or duel."
+    ),
+    rule: list[str] = typer.Option(
+        [],
+        "--rule",
+        "-r",
+        help="Only the cases citing this rule id (C1-C18, D1-D25); repeat it or give a "
+        "comma-separated list: --rule C8,C11.",
+    ),
+    list_cases: bool = typer.Option(
+        False, "--list", help="List the cases (id, rules, description) instead of running them."
+    ),
+    engine: str | None = typer.Option(
+        None,
+        "--engine",
+        "-e",
+        help="Run against another engine: a command speaking the adapter protocol "
+        "(docs/conformance.md), e.g. 'examples/conformance_adapter.py' (a first word ending "
+        "in .py runs with this Python). Default: this package's engine.",
+    ),
+    timeout: float = typer.Option(
+        10.0, "--timeout", help="With --engine: seconds allowed for each answer."
+    ),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Also print the cases passed."),
+) -> None:
+    """Run the conformance suite against this engine, or another one (docs/conformance.md).
+
+    Each case is a position with the legal decisions or the outcome that the rules it cites
+    call for. Prints each failure (case id, rules, expected and got), then 'N passed, M
+    failed'. Exit code 0 when all pass, 1 when a case fails, 2 for bad options or an
+    adapter that breaks the protocol (exits, answers what is not an answer, or is silent).
+    """
+    from .conformance import (
+        CaseResult,
+        Engine,
+        ExternalEngine,
+        LocalEngine,
+        describe_failure,
+        load_cases,
+        rules_cited,
+        run_cases,
+    )
+
+    err = Console(stderr=True, highlight=False, markup=False, emoji=False)
+    rules = [r.strip().upper() for item in rule for r in item.split(",") if r.strip()]
+    try:
+        cases = load_cases(game=game, rules=rules or None)
+    except ValueError as e:
+        err.print(f"error: {e}", soft_wrap=True)
+        raise typer.Exit(2) from None
+    if not cases:
+        err.print(f"error: no case cites {', '.join(rules)}", soft_wrap=True)
+        raise typer.Exit(2)
+    if list_cases:
+        for c in cases:
+            typer.echo(f"{c.id:7} {','.join(c.rules):16} {c.description}")
+        counts = rules_cited(cases)
+        typer.echo(f"{len(cases)} cases; " + " ".join(f"{r}:{n}" for r, n in counts.items()))
+        return
+    if timeout <= 0:
+        err.print("error: --timeout must be positive", soft_wrap=True)
+        raise typer.Exit(2)
+    runner: Engine = LocalEngine() if engine is None else ExternalEngine(engine, timeout=timeout)
+    typer.echo(f"conformance: {len(cases)} cases against {runner.name}")
+
+    def show(result: CaseResult) -> None:
+        if not result.ok:
+            typer.echo(describe_failure(result))
+        elif verbose:
+            typer.echo(f"ok   {result.case.id} [{', '.join(result.case.rules)}]")
+
+    try:
+        report = run_cases(cases, runner, progress=show)  # keeps an adapter's failure
+    finally:
+        runner.close()
+    typer.echo(report.summary())
+    if report.error is not None:
+        err.print(f"error: adapter failed {report.error}", soft_wrap=True)
+        raise typer.Exit(2)
+    raise typer.Exit(1 if report.failed else 0)
 
 
 @app.command()

@@ -204,7 +204,7 @@ def to_text(a: np.ndarray) -> str:
         ],
     }
     for key, groups in per_seat.items():
-        if any(g not in (nt.EMPTY, "0") for g in groups):
+        if any(g != (nt.EMPTY if key != "privileges" else "0") for g in groups):
             out.append(f"{key}=" + "/".join(groups))
     claims = [int(x) for x in s["crown_claims"]]
     if claims != [_thresholds(int(x)) for x in s["crowns"]]:
