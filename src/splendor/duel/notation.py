@@ -13,7 +13,9 @@ claimed (unless they differ, D19), the effects still due from the card being res
 ``State.from_text``, ``Observation.from_text`` and their ``to_text``; the full grammar is
 in ``docs/notation.md``. :func:`build_position` makes a position from Python values (the
 same fields), dealing what is left unsaid. Every position, read or built, passes the gate
-of :meth:`State.from_dict` (:func:`~splendor.duel.position.position_problems`).
+of :meth:`State.from_dict` (:func:`~splendor.duel.position.position_problems`). What both
+games' notations share (the fields of cards, tokens, reserves and payments, the reading and
+the gate) is in :mod:`splendor.notation`; this module holds the duel's own.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ import numpy as np
 
 from .. import notation as nt
 from ..colors import DUEL_TOKEN_LETTERS, GEM_LETTERS, NUM_GEMS
-from ..core import seed_rng
 from . import rules
 from .board import BAG_START, NUM_CELLS, SIZE, SPIRAL
 from .cards import (
@@ -43,8 +44,6 @@ from .cards import (
     LEVEL_START,
     MAX_RESERVED,
     NUM_CARDS,
-    NUM_LEVELS,
-    NUM_PYRAMID,
     NUM_ROYALS,
     PYRAMID_SIZES,
     PYRAMID_START,
@@ -85,11 +84,8 @@ LABEL = "Splendor Duel"
 NUM_PLAYERS = 2
 EMPTY_CELL = "."
 """An empty cell of the board."""
-_FIRST_RESERVED = NUM_PYRAMID
 _RESOLVING = (rules.PH_TOKEN, rules.PH_STEAL, rules.PH_ROYAL)
 _PAY_LETTERS = DUEL_TOKEN_LETTERS[:-1]  # W U G R K P: what a gold may stand in for (D10)
-_DEFAULT_SEED = 0
-_LEVELS = tuple(int(x) + 1 for x in CARD_LEVEL)
 _PEND_OF = (
     (AB_JOKER, rules.PEND_JOKER),
     (AB_TOKEN, rules.PEND_TOKEN),
@@ -102,31 +98,62 @@ def _thresholds(crowns: int) -> int:
     return int(crowns >= 3) + int(crowns >= 6)
 
 
-@dataclass
-class _Spec:
-    """A duel position as the text says it: what is where, nothing derived."""
+def _owed(s: np.void, p: int, card: int) -> np.ndarray:
+    """What ``card`` costs seat ``p`` (W U G R K pearl): bonuses reduce gems only (D10)."""
+    owed: np.ndarray = CARD_COST[card].astype(int)
+    owed[:NUM_GEMS] = np.maximum(owed[:NUM_GEMS] - s["bonuses"][p].astype(int), 0)
+    return owed
 
-    turn: int
+
+NOTATION = nt.GameNotation(
+    names=GAME_NAMES,
+    keys=KEYS,
+    label=LABEL,
+    phase_words=PHASE_WORDS,
+    over=rules.PH_OVER,
+    paying=rules.PH_PAY,
+    row="pyramid",
+    row_starts=PYRAMID_START,
+    row_sizes=PYRAMID_SIZES,
+    row_shape="3 levels of 5, 4 and 3 slots",
+    row_groups="one per level, 5, 4 and 3 slots",
+    owner="card_owner",
+    token_letters=DUEL_TOKEN_LETTERS,
+    pay_letters=_PAY_LETTERS,
+    num_cards=NUM_CARDS,
+    card_level=CARD_LEVEL,
+    level_start=LEVEL_START,
+    level_size=LEVEL_SIZE,
+    max_reserved=MAX_RESERVED,
+    token_rule="D1",
+    deck_rule="D3",
+    row_rule="D3",
+    reserve_rule="D9",
+    pay_rule="D10",
+    hide_rule="D22",
+    owed=_owed,
+    problems=position_problems,
+    determinize_into=rules.determinize_into,
+    dtype=STATE_DTYPE,
+)
+"""What the duel's position notation is made of, for the shared helpers of
+:mod:`splendor.notation`."""
+
+
+@dataclass
+class _Spec(nt.Spec):
+    """A duel position as the text says it: the fields both games have, and these."""
+
     cap: int
-    current: int
-    phase: int
     again: int
     replenished: int
     winner: int
     board: list[int]  # colour per cell, -1 empty
-    pyramid: list[int]
-    decks: list[list[int]] | None  # top card first; None in an observation
-    deck_sizes: list[int]
-    tokens: list[list[int]]
     privileges: list[int]
-    reserved: list[list[tuple[int, int, bool]]]
     purchased: list[list[tuple[int, int]]]  # (card, joker colour or -1; -2 not a joker)
     royals: list[list[int]]  # royal ids (0-based)
     claims: list[int] | None
     resolving: int
-    payment: tuple[int, list[int]] | None
-    rng: int
-    observer: int = -1
 
 
 # --------------------------------------------------------------------------- writing
@@ -140,82 +167,34 @@ def to_text(a: np.ndarray) -> str:
     :func:`observation_from_text`) gives back an equal array.
     """
     s = a[0]
-    observer = int(s["observer"])
     phase = int(s["phase"])
-    out = [GAME_NAMES[0]]
-    if observer >= 0:
-        out.append(f"observer={observer}")
-    out.append(f"turn={int(s['turn'])}")
-    if int(s["turn_cap"]):
-        out.append(f"cap={int(s['turn_cap'])}")
-    if phase != rules.PH_OVER:
-        out.append(f"current={int(s['current'])}")
-    out.append(f"phase={PHASE_WORDS[phase]}")
-    for key in ("again", "replenished"):
-        if int(s[key]):
-            out.append(f"{key}={int(s[key])}")
-    if phase == rules.PH_OVER and int(s["winner"]) >= 0:
-        out.append(f"winner={int(s['winner'])}")
-    cells = "".join(EMPTY_CELL if c < 0 else DUEL_TOKEN_LETTERS[c] for c in s["board"])
-    out.append("board=" + "/".join(cells[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)))
-    pyr = [int(c) for c in s["pyramid"]]
-    out.append(
-        "pyramid="
-        + "/".join(
-            nt.format_slots(pyr[PYRAMID_START[lvl] : PYRAMID_START[lvl] + PYRAMID_SIZES[lvl]])
-            for lvl in range(NUM_LEVELS)
-        )
-    )
-    dl = [int(x) for x in s["deck_len"]]
-    if observer >= 0:
-        out.append("deck_sizes=" + "/".join(str(x) for x in dl))
-    else:
-        out.append(
-            "decks="
-            + "/".join(
-                nt.join_items(str(int(c)) for c in s["decks"][lvl, : dl[lvl]][::-1])
-                for lvl in range(NUM_LEVELS)
-            )
-        )
     seats = range(NUM_PLAYERS)
-    per_seat = {
-        "tokens": [
-            nt.format_counts([int(x) for x in s["tokens"][p]], DUEL_TOKEN_LETTERS) for p in seats
-        ],
-        "privileges": [str(int(s["privileges"][p])) for p in seats],
-        "reserved": [
-            nt.join_items(
-                nt.format_reserved(
-                    int(s["reserved"][p, k]),
-                    int(s["reserved_level"][p, k]),
-                    bool(s["reserved_blind"][p, k]),
-                )
-                for k in range(int(s["num_reserved"][p]))
-            )
-            for p in seats
-        ],
-        "purchased": [
-            nt.join_items(_format_bought(int(c), int(s["card_color"][c])) for c in _owned(s, p))
-            for p in seats
-        ],
-        "royals": [
-            nt.join_items(str(int(k) + 1) for k in np.flatnonzero(s["royal_owner"] == p))
-            for p in seats
-        ],
-    }
-    for key, groups in per_seat.items():
-        if any(g != (nt.EMPTY if key != "privileges" else "0") for g in groups):
-            out.append(f"{key}=" + "/".join(groups))
+    cells = "".join(EMPTY_CELL if c < 0 else DUEL_TOKEN_LETTERS[c] for c in s["board"])
     claims = [int(x) for x in s["crown_claims"]]
-    if claims != [_thresholds(int(x)) for x in s["crowns"]]:
-        out.append("claims=" + "/".join(str(x) for x in claims))
-    if phase in _RESOLVING:
-        out.append(f"resolving={int(s['pend_card'])}")
-    if phase == rules.PH_PAY:
-        out.append("payment=" + _format_payment(s))
-    if observer < 0:
-        out.append("rng=" + nt.format_rng(int(s["rng"][0])))
-    return " ".join(out)
+    own = {
+        "cap": str(int(s["turn_cap"])) if int(s["turn_cap"]) else None,
+        "again": str(int(s["again"])) if int(s["again"]) else None,
+        "replenished": str(int(s["replenished"])) if int(s["replenished"]) else None,
+        "winner": (
+            str(int(s["winner"])) if phase == rules.PH_OVER and int(s["winner"]) >= 0 else None
+        ),
+        "board": "/".join(cells[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)),
+        "privileges": nt.seat_field([str(int(s["privileges"][p])) for p in seats], "0"),
+        "purchased": nt.seat_field(
+            [
+                nt.join_items(_format_bought(int(c), int(s["card_color"][c])) for c in _owned(s, p))
+                for p in seats
+            ]
+        ),
+        "royals": nt.owner_field(s["royal_owner"], NUM_PLAYERS, first=1),
+        "claims": (
+            "/".join(str(x) for x in claims)
+            if claims != [_thresholds(int(x)) for x in s["crowns"]]
+            else None
+        ),
+        "resolving": str(int(s["pend_card"])) if phase in _RESOLVING else None,
+    }
+    return nt.write_position(NOTATION, s, NUM_PLAYERS, own)
 
 
 def _owned(s: np.void, p: int) -> list[int]:
@@ -227,21 +206,6 @@ def _format_bought(card: int, color: int) -> str:
     if int(CARD_COLOR[card]) == COLOR_JOKER and color >= 0:
         return f"{card}{GEM_LETTERS[color]}"
     return str(card)
-
-
-def _owed(s: np.void, p: int, card: int) -> np.ndarray:
-    """What ``card`` costs seat ``p`` (W U G R K pearl): bonuses reduce gems only (D10)."""
-    owed: np.ndarray = CARD_COST[card].astype(int)
-    owed[:NUM_GEMS] = np.maximum(owed[:NUM_GEMS] - s["bonuses"][p].astype(int), 0)
-    return owed
-
-
-def _format_payment(s: np.void) -> str:
-    """``2.3`` or ``r1``, then ``:`` and the gold committed per colour when there is some."""
-    src = nt.format_source(int(s["pay_src"]), PYRAMID_START, _FIRST_RESERVED)
-    committed = _owed(s, int(s["current"]), int(s["pay_card"])) - s["pay_need"].astype(int)
-    counts = [int(x) for x in committed]
-    return src + (":" + nt.format_counts(counts, _PAY_LETTERS) if any(counts) else "")
 
 
 # --------------------------------------------------------------------------- reading
@@ -256,15 +220,7 @@ def state_from_text(text: str) -> State:
         ValueError: an impossible position, from the gate of :meth:`State.from_dict`
             (``corrupt position: …``, naming the field and the rule).
     """
-    fields = _fields(text)
-    if "observer" in fields:
-        raise nt.fail(
-            "observer",
-            "this is an observation (one seat's view); read it with Observation.from_text",
-        )
-    arr = _assemble(_spec_from_fields(fields, observer=-1))
-    _gate(arr)
-    return State(arr)
+    return State(nt.read_position(NOTATION, text, _read, _players))
 
 
 def observation_from_text(text: str) -> Observation:
@@ -279,24 +235,12 @@ def observation_from_text(text: str) -> Observation:
         NotationError: text that cannot be read, or that shows what the seat cannot see.
         ValueError: no sound position has this view (``corrupt position: …``).
     """
-    fields = _fields(text)
-    observer = nt.parse_int(
-        nt.require(fields, "observer", "the seat whose view this is"),
-        "observer",
-        0,
-        1,
-        "the observer is a seat,",
-    )
-    for key, why in (("decks", "deck_sizes= (deck order is hidden, D22)"), ("rng", "no rng")):
-        if key in fields:
-            raise nt.fail(key, f"an observation gives {why}")
-    arr = _assemble(_spec_from_fields(fields, observer=observer))
-    _gate_observation(arr)
-    return Observation(arr)
+    return Observation(nt.read_position(NOTATION, text, _read, _players, observation=True))
 
 
-def _fields(text: str) -> dict[str, str]:
-    return nt.split_fields(text, GAME_NAMES, KEYS, LABEL)[1]
+def _players(fields: dict[str, str]) -> int:
+    """Two seats, whatever the fields (the duel has no ``players=``)."""
+    return NUM_PLAYERS
 
 
 def _flag(fields: dict[str, str], key: str, rule: str) -> int:
@@ -305,10 +249,9 @@ def _flag(fields: dict[str, str], key: str, rule: str) -> int:
     return nt.parse_int(fields[key], key, 0, 1, f"{key} ({rule}) is")
 
 
-def _spec_from_fields(fields: dict[str, str], observer: int) -> _Spec:
-    """Everything the text says, read field by field (the derived fields are not there)."""
-    if observer < 0 and "deck_sizes" in fields:
-        raise nt.fail("deck_sizes", "a full position lists its decks (decks=), top card first")
+def _read(fields: dict[str, str], observer: int) -> np.ndarray:
+    """Everything the text says, read field by field (the derived fields are not there),
+    assembled."""
     phase = nt.require(fields, "phase", ", ".join(PHASE_WORDS))
     if "current" in fields:
         current = nt.parse_int(fields["current"], "current", 0, 1, "the seat to play is")
@@ -316,8 +259,8 @@ def _spec_from_fields(fields: dict[str, str], observer: int) -> _Spec:
         current = -1
     else:
         raise nt.fail("current", "missing (the seat to play, 0 or 1)")
-    return _spec(
-        turn=nt.parse_int(nt.require(fields, "turn"), "turn", -(2**31), 2**31 - 1, "the turn is"),
+    spec = _spec(
+        turn=nt.text_turn(fields),
         cap=nt.parse_int(fields.get("cap", "0"), "cap", 0, 2**31 - 1, "the turn cap (D25) is"),
         current=current,
         phase=phase,
@@ -329,13 +272,8 @@ def _spec_from_fields(fields: dict[str, str], observer: int) -> _Spec:
             else -1
         ),
         board=nt.require(fields, "board", "5 rows of 5 cells"),
-        pyramid=nt.require(fields, "pyramid", "3 levels of 5, 4 and 3 slots"),
-        decks=None if observer >= 0 else nt.require(fields, "decks", "top card first"),
-        deck_sizes=nt.require(fields, "deck_sizes") if observer >= 0 else None,
-        tokens=fields.get("tokens"),
+        **nt.card_texts(NOTATION, fields, observer),
         privileges=fields.get("privileges"),
-        reserved=fields.get("reserved"),
-        purchased=fields.get("purchased"),
         royals=fields.get("royals"),
         claims=fields.get("claims"),
         resolving=(
@@ -343,12 +281,9 @@ def _spec_from_fields(fields: dict[str, str], observer: int) -> _Spec:
             if "resolving" in fields
             else None
         ),
-        payment=fields.get("payment"),
-        rng=nt.parse_rng(fields["rng"]) if "rng" in fields else None,
-        seed=_DEFAULT_SEED,
-        observer=observer,
-        deal=False,
+        **nt.text_args(fields, observer),
     )
+    return _assemble(spec)
 
 
 # --------------------------------------------------------------------------- building
@@ -375,7 +310,7 @@ def build_position(
     resolving: int | None = None,
     payment: str | None = None,
     rng: int | None = None,
-    seed: int = _DEFAULT_SEED,
+    seed: int = nt.DEFAULT_SEED,
 ) -> State:
     """Make a Splendor Duel position by saying what is where; every derived field (bag,
     deck lengths, bonuses, points, crowns, colour points, pending effects, end reason, the
@@ -430,8 +365,7 @@ def build_position(
         >>> st.bag, st.free_privileges
         ((0, 0, 0, 0, 0, 0, 0), 2)
     """
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-        raise ValueError(f"seed must be an integer 0 <= seed < 2**63, got {seed!r}")
+    nt.check_seed(seed)
     over = phase == "over"
     spec = _spec(
         turn=nt.int_arg(turn, "turn"),
@@ -442,7 +376,7 @@ def build_position(
         replenished=int(bool(replenished)),
         winner=-1 if winner is None else nt.int_arg(winner, "winner"),
         board=board,
-        pyramid=pyramid,
+        row=pyramid,
         decks=decks,
         deck_sizes=None,
         tokens=tokens,
@@ -458,9 +392,7 @@ def build_position(
         observer=-1,
         deal=True,
     )
-    arr = _assemble(spec)
-    _gate(arr)
-    return State(arr)
+    return State(nt.gate(NOTATION, _assemble(spec)))
 
 
 def _spec(
@@ -473,7 +405,7 @@ def _spec(
     replenished: int,
     winner: int,
     board: object,
-    pyramid: object,
+    row: object,
     decks: object,
     deck_sizes: object,
     tokens: object,
@@ -491,9 +423,7 @@ def _spec(
 ) -> _Spec:
     """Read every field (text or Python values) into a :class:`_Spec`; with ``deal``, the
     board, pyramid and decks left unsaid are dealt with ``seed``."""
-    if not isinstance(phase, str):
-        raise nt.fail("phase", f"one of {', '.join(PHASE_WORDS)}")
-    ph = nt.parse_choice(phase, "phase", PHASE_WORDS)
+    ph = nt.phase_of(NOTATION, phase)
     if not -1 <= current <= 1 or (current == -1 and ph != rules.PH_OVER):
         raise nt.fail("current", f"{current}: the seat to play is 0 or 1")
     if cap < 0:
@@ -501,69 +431,19 @@ def _spec(
     if not -1 <= winner <= 1:
         raise nt.fail("winner", f"{winner}: the winner (D21) is seat 0 or 1")
     n = NUM_PLAYERS
-    toks = nt.per_seat(
-        tokens, "tokens", n, lambda v, f: nt.counts_of(v, f, DUEL_TOKEN_LETTERS, BAG_START, "D1")
-    )
+    toks = nt.seat_tokens(NOTATION, tokens, n, BAG_START)
     privs = nt.per_seat(privileges, "privileges", n, _privileges_of)
-    res = nt.per_seat(reserved, "reserved", n, _reserved_of)
+    res = nt.seat_reserved(NOTATION, reserved, n)
     bought = nt.per_seat(purchased, "purchased", n, _bought_of)
     held_royals = nt.per_seat(royals, "royals", n, _royals_of)
     claimed = None if claims is None else nt.per_seat(claims, "claims", n, _claims_of)
-    rnd = np.random.default_rng(seed)
-
     placed: set[int] = {c for seat in bought for c, _ in seat}
     placed |= {c for seat in res for c, _, _ in seat if c >= 0}
-    slots: list[int] | None = None
-    if pyramid is not None:
-        rows = nt.parse_groups(pyramid, "pyramid", NUM_LEVELS, "one per level, 5, 4 and 3 slots")
-        slots = []
-        for lvl, row in enumerate(rows):
-            slots += nt.parse_slots(
-                row, "pyramid", PYRAMID_SIZES[lvl], NUM_CARDS, "a card id or - (empty)", pad=True
-            )
-        placed |= {c for c in slots if c >= 0}
-    deck_lists: list[list[int]] | None = None
-    if decks is not None:
-        deck_lists = [
-            [nt.parse_id(x, "decks", NUM_CARDS, "a card id") for x in nt.items_of(g, "decks")]
-            for g in nt.parse_groups(decks, "decks", NUM_LEVELS, "one per level, top card first")
-        ]
-        placed |= {c for deck in deck_lists for c in deck}
-    if deal:
-        left = [
-            [
-                c
-                for c in range(int(LEVEL_START[lvl]), int(LEVEL_START[lvl] + LEVEL_SIZE[lvl]))
-                if c not in placed
-            ]
-            for lvl in range(NUM_LEVELS)
-        ]
-        for pile in left:
-            rnd.shuffle(pile)
-        if slots is None:
-            slots = [
-                left[lvl].pop() if left[lvl] else -1
-                for lvl in range(NUM_LEVELS)
-                for _ in range(PYRAMID_SIZES[lvl])
-            ]
-        if deck_lists is None:
-            deck_lists = left
-    if slots is None:
-        raise nt.fail("pyramid", "missing (3 levels of 5, 4 and 3 slots)")
-    if observer >= 0:
-        sizes = [
-            nt.parse_int(
-                g, "deck_sizes", 0, int(LEVEL_SIZE[lvl]), f"the level-{lvl + 1} deck holds"
-            )
-            for lvl, g in enumerate(
-                nt.split_groups(str(deck_sizes), "deck_sizes", NUM_LEVELS, "one per level")
-            )
-        ]
-    else:
-        if deck_lists is None:
-            raise nt.fail("decks", "missing (top card first)")
-        sizes = [len(d) for d in deck_lists]
-    if board is None and deal:
+    rnd = np.random.default_rng(seed) if deal else None
+    slots, deck_lists, sizes = nt.place_cards(
+        NOTATION, row, decks, deck_sizes, placed, rnd, observer
+    )
+    if board is None and rnd is not None:
         free = [BAG_START[c] - sum(t[c] for t in toks) for c in range(len(BAG_START))]
         held = [b - f for b, f in zip(BAG_START, free, strict=True)]
         nt.count_problem("tokens", held, BAG_START, DUEL_TOKEN_LETTERS, "D1")
@@ -574,13 +454,6 @@ def _spec(
             cells[int(SPIRAL[i])] = c
     else:
         cells = _board_of(board)
-    pay = None
-    if payment is not None:
-        if not isinstance(payment, str):
-            raise nt.fail("payment", f"a text like 2.3 or r1:1W, got {payment!r}")
-        where, _, gold = payment.partition(":")
-        src = nt.parse_source(where, "payment", PYRAMID_START, PYRAMID_SIZES, MAX_RESERVED)
-        pay = (src, nt.parse_counts(gold or nt.EMPTY, "payment", _PAY_LETTERS, [99] * 6, "D10"))
     return _Spec(
         turn=turn,
         cap=cap,
@@ -590,8 +463,8 @@ def _spec(
         replenished=replenished,
         winner=winner,
         board=cells,
-        pyramid=slots,
-        decks=None if observer >= 0 else deck_lists,
+        row=slots,
+        decks=deck_lists,
         deck_sizes=sizes,
         tokens=toks,
         privileges=privs,
@@ -600,7 +473,7 @@ def _spec(
         royals=held_royals,
         claims=claimed,
         resolving=-1 if resolving is None else resolving,
-        payment=pay,
+        payment=nt.payment_of(NOTATION, payment),
         rng=nt.rng_value(rng, seed),
         observer=observer,
     )
@@ -664,13 +537,6 @@ def _claims_of(value: object, field: str) -> int:
     return int(value)
 
 
-def _reserved_of(value: object, field: str) -> list[tuple[int, int, bool]]:
-    items = nt.items_of(value, field)
-    if len(items) > MAX_RESERVED:
-        raise nt.fail(field, f"{len(items)} reserved cards, at most {MAX_RESERVED} (D9)")
-    return [nt.parse_reserved(item, field, NUM_CARDS) for item in items]
-
-
 def _bought_of(value: object, field: str) -> list[tuple[int, int]]:
     """Bought cards: ``12``, or a joker with its colour ``40U``; (card, colour), the colour
     -1 for an unattached joker and -2 for any other card."""
@@ -709,40 +575,12 @@ def _assemble(spec: _Spec) -> np.ndarray:
     judges the rest."""
     a = np.zeros(1, dtype=STATE_DTYPE)
     s = a[0]
-    s["observer"] = spec.observer
-    s["turn"] = spec.turn
     s["turn_cap"] = spec.cap
-    s["current"] = spec.current
-    s["phase"] = spec.phase
     s["again"] = spec.again
     s["replenished"] = spec.replenished
     s["winner"] = spec.winner
     s["board"] = spec.board
-    for k, c in enumerate(spec.pyramid):
-        lvl = next(i for i in reversed(range(NUM_LEVELS)) if PYRAMID_START[i] <= k)
-        if c >= 0 and int(CARD_LEVEL[c]) != lvl:
-            raise nt.fail(
-                "pyramid",
-                f"card {c} is level {int(CARD_LEVEL[c]) + 1}, in the level-{lvl + 1} row (D3)",
-            )
-        s["pyramid"][k] = c
-    s["decks"][:] = -1
-    for lvl in range(NUM_LEVELS):
-        size = spec.deck_sizes[lvl]
-        if size > int(LEVEL_SIZE[lvl]):
-            raise nt.fail(
-                "decks", f"{size} cards in the level-{lvl + 1} deck, at most {LEVEL_SIZE[lvl]} (D3)"
-            )
-        s["deck_len"][lvl] = size
-        if spec.decks is not None:
-            for c in spec.decks[lvl]:
-                if int(CARD_LEVEL[c]) != lvl:
-                    raise nt.fail(
-                        "decks",
-                        f"card {c} is level {int(CARD_LEVEL[c]) + 1}, in the level-{lvl + 1} "
-                        "deck (D3)",
-                    )
-            s["decks"][lvl, :size] = spec.decks[lvl][::-1]
+    nt.put_cards(NOTATION, s, spec)
     on_board = [spec.board.count(c) for c in range(len(BAG_START))]
     held = [on_board[c] + sum(t[c] for t in spec.tokens) for c in range(len(BAG_START))]
     nt.count_problem("board/tokens", held, BAG_START, DUEL_TOKEN_LETTERS, "D1")
@@ -752,40 +590,26 @@ def _assemble(spec: _Spec) -> np.ndarray:
     if sum(spec.privileges) > rules.NUM_PRIVILEGES:
         raise nt.fail("privileges", f"{spec.privileges}: 3 privileges in all (D5)")
     s["privileges"] = spec.privileges
-    s["reserved"][:] = -1
-    for p, cards in enumerate(spec.reserved):
-        for k, (c, level, blind) in enumerate(cards):
-            s["reserved"][p, k] = c
-            s["reserved_level"][p, k] = level if c < 0 else int(CARD_LEVEL[c]) + 1
-            s["reserved_blind"][p, k] = blind
-        s["num_reserved"][p] = len(cards)
     s["card_owner"][:] = -1
     s["card_color"][:] = -1
-    for p, bought in enumerate(spec.purchased):
+    nt.put_owners(
+        s["card_owner"], [[c for c, _ in seat] for seat in spec.purchased], "purchased", "card"
+    )
+    for bought in spec.purchased:
         for c, color in bought:
-            if s["card_owner"][c] >= 0:
-                raise nt.fail("purchased", f"card {c} is written twice (it has one owner)")
-            s["card_owner"][c] = p
             s["card_color"][c] = int(CARD_COLOR[c]) if color == -2 else color
     s["royal_owner"][:] = -1
-    for p, ids in enumerate(spec.royals):
-        for k in ids:
-            if s["royal_owner"][k] >= 0:
-                raise nt.fail("royals", f"royal card {k + 1} is written twice (it has one owner)")
-            s["royal_owner"][k] = p
+    nt.put_owners(s["royal_owner"], spec.royals, "royals", "royal card", first=1)
     _holdings(s)
     if spec.claims is None:
         s["crown_claims"] = [_thresholds(int(x)) for x in s["crowns"]]
     else:
         s["crown_claims"] = spec.claims
-    s["pay_card"] = -1
     s["pend_card"] = -1
     _pending(s, spec)
-    _payment(s, spec)
-    _hidden(spec)
+    nt.put_payment(NOTATION, s, spec)
     if spec.phase == rules.PH_OVER:
         s["end_reason"] = _end_reason(s, spec.winner)
-    s["rng"][0] = spec.rng if spec.observer < 0 else 0
     return a
 
 
@@ -853,50 +677,6 @@ def _pending(s: np.void, spec: _Spec) -> None:
     s["pend"] = due
 
 
-def _payment(s: np.void, spec: _Spec) -> None:
-    """The payment in progress (D10): the card at its source, the tokens still owed (its
-    cost less bonuses, less the gold committed) and the gold committed."""
-    if spec.payment is None:
-        if spec.phase == rules.PH_PAY:
-            raise nt.fail(
-                "payment", "missing: phase payment names the card paid for (2.3 or r1) (D10)"
-            )
-        return
-    if spec.phase != rules.PH_PAY:
-        raise nt.fail("payment", "only in phase payment (D10)")
-    src, committed = spec.payment
-    p = spec.current
-    if src < _FIRST_RESERVED:
-        card = int(s["pyramid"][src])
-    else:
-        k = src - _FIRST_RESERVED
-        card = int(s["reserved"][p, k]) if k < int(s["num_reserved"][p]) else -1
-    where = nt.format_source(src, PYRAMID_START, _FIRST_RESERVED)
-    if card < 0:
-        raise nt.fail("payment", f"seat {p} pays for {where}, which holds no card it can see (D10)")
-    owed = _owed(s, p, card)
-    for c in range(len(_PAY_LETTERS)):
-        if committed[c] > owed[c]:
-            raise nt.fail(
-                "payment",
-                f"{committed[c]} gold in place of {_PAY_LETTERS[c]}, but card {card} costs seat "
-                f"{p} {owed[c]} {_PAY_LETTERS[c]} after bonuses (D10)",
-            )
-    s["pay_card"] = card
-    s["pay_src"] = src
-    s["pay_need"] = owed - np.array(committed)
-    s["pay_gold"] = sum(committed)
-
-
-def _hidden(spec: _Spec) -> None:
-    """What a blind reserve shows (D22): every card in a full position; in an observation,
-    the opponent's blind reserve only by its level, unless the opponent is paying for it."""
-    paying = -1
-    if spec.payment is not None and spec.payment[0] >= _FIRST_RESERVED:
-        paying = spec.payment[0] - _FIRST_RESERVED
-    nt.check_hidden(spec.reserved, _LEVELS, spec.observer, spec.current, paying, "D22")
-
-
 def _end_reason(s: np.void, winner: int) -> int:
     """Why a finished game ended: the turn cap without a winner (D25), else the first
     victory condition the winner meets, in the order points, crowns, colour (D21)."""
@@ -915,42 +695,10 @@ def _end_reason(s: np.void, winner: int) -> int:
     )
 
 
-# --------------------------------------------------------------------------- the gate
-
-
-def _gate(arr: np.ndarray) -> None:
-    """The gate of :meth:`State.from_dict` (:func:`position_problems`).
-
-    Raises:
-        ValueError: ``corrupt position: `` and every problem, naming the field and rule.
-    """
-    problems = position_problems(arr)
-    if problems:
-        raise ValueError("corrupt position: " + "; ".join(problems))
-
-
-def _gate_observation(arr: np.ndarray) -> None:
-    """An observation is sound when a full position with its public part is: the unseen
-    cards of each level are as many as its deck and hidden reserves hold (D3), and dealt
-    into them (in a fixed order) they make a position the gate accepts."""
-    s = arr[0]
-    seen = np.zeros(NUM_CARDS, dtype=np.bool_)
-    seen[s["card_owner"] >= 0] = True
-    for c in (*s["pyramid"], *s["reserved"].ravel()):
-        if c >= 0:
-            seen[c] = True
-    nt.check_unseen(seen, CARD_LEVEL, s["deck_len"], s["reserved"], s["reserved_level"], "D3")
-    full = np.zeros(1, dtype=STATE_DTYPE)
-    r = np.zeros(1, dtype=np.uint64)
-    seed_rng(r, _DEFAULT_SEED)
-    if rules.determinize_into(arr, full, r) < 0:  # pragma: no cover - counted just above
-        raise ValueError("corrupt position: the hidden cards do not match the decks (D3)")
-    _gate(full)
-
-
 __all__ = [
     "GAME_NAMES",
     "KEYS",
+    "NOTATION",
     "PHASE_WORDS",
     "build_position",
     "observation_from_text",
