@@ -8,7 +8,7 @@ from rich.style import Style
 from splendor import classic
 from splendor.bots import RandomBot
 from splendor.match import play_game
-from splendor.tui import render
+from splendor.tui import render, render_duel
 
 from .helpers import console, play_until, text_of
 
@@ -91,6 +91,15 @@ def test_token_styles_are_distinct_and_letters_always_drawn():
     assert t.plain == "take W U G, return *, buy 1.2: L1 K 0pt [3W 2U]; buy r1"
     styled = {t.plain[s.start : s.end] for s in t.spans}
     assert styled == {"W", "U", "G", "*", "K", "3W", "2U"}
+
+
+def test_token_rows_without_zeros_are_single_spaced_like_duel():
+    """Regression: with ``show_zero=False`` the classic row left a space for every zero
+    it skipped (``1U 2G  3K``); it now reads as Duel's does."""
+    tokens = [0, 1, 2, 0, 3, 1]
+    assert render.tokens_text(tokens, show_zero=False).plain == "1U 2G 3K 1*"
+    assert render.tokens_text(tokens).plain == "0W 1U 2G 0R 3K 1*"
+    assert render_duel.tokens_text([0, 1, 2, 0, 3, 0, 1], show_zero=False).plain == "1U 2G 3K 1*"
 
 
 def test_action_list_is_numbered_in_legal_order():

@@ -17,6 +17,10 @@ Public kernels:
 Chance: the deck shuffles and the noble draw happen in ``setup`` from the splitmix64
 generator stored in the state (``rng``), so a seed and a list of decisions replay a game
 exactly (C18).
+
+What classic plays like Duel (dealing and drawing from the decks, the reserved slots, the
+chosen payment, random playouts, determinization) is compiled once in :mod:`splendor.core`
+and called from here with classic's tables.
 """
 
 from __future__ import annotations
@@ -24,14 +28,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..colors import GOLD, NUM_GEMS
 from ..core import (
     ENGINE_SOURCES,
-    redeal_hidden,
+    deal_decks,
+    deal_unseen,
+    draw_card,
+    drop_reserved,
+    hold_reserved,
+    pay_with_gold,
+    payment_legal,
+    random_legal_id,
+    random_playout_of,
     refresh_numba_cache,
-    rng_below,
-    rng_next,
     seed_rng,
+    settle_payment,
+    shuffle,
+    start_payment,
     state_record,
+    tokens_held,
 )
 from .actions import (
     BUY_CHOOSE,
@@ -59,6 +74,7 @@ from .cards import (
     CARD_POINTS,
     LEVEL_SIZE,
     LEVEL_START,
+    MAX_RESERVED,
     NOBLE_POINTS,
     NOBLE_REQ,
     NUM_NOBLES,
@@ -78,11 +94,8 @@ END_NONE = 0
 END_POINTS = 1  # C14: 15 points reached and the round completed
 END_STALL = 2  # C17: every player passed in one full round
 
-GOLD = 5
-NUM_GEMS = 5
 TOKEN_LIMIT = 10  # C11
 WIN_POINTS = 15  # C14
-MAX_RESERVED = 3  # C8
 GOLD_TOKENS = 5  # C1
 
 
@@ -114,7 +127,6 @@ def setup(arr: np.ndarray, num_players: int, seed: int) -> None:
     for c in range(NUM_GEMS):
         s.supply[c] = gems
     s.supply[GOLD] = GOLD_TOKENS
-    s.decks[:, :] = -1
     s.faceup[:, :] = -1
     s.nobles[:] = -1
     s.reserved[:, :] = -1
@@ -122,51 +134,19 @@ def setup(arr: np.ndarray, num_players: int, seed: int) -> None:
     s.noble_owner[:] = -1
     s.pay_card = -1
     s.observer = -1
-    for lvl in range(3):  # C4: shuffle each level separately (Fisher-Yates)
-        n = LEVEL_SIZE[lvl]
-        for i in range(n):
-            s.decks[lvl, i] = LEVEL_START[lvl] + i
-        for i in range(n - 1, 0, -1):
-            j = rng_below(s.rng, i + 1)
-            t = s.decks[lvl, i]
-            s.decks[lvl, i] = s.decks[lvl, j]
-            s.decks[lvl, j] = t
-        s.deck_len[lvl] = n
+    deal_decks(s, LEVEL_START, LEVEL_SIZE)  # C4: each level shuffled separately
+    for lvl in range(3):
         for slot in range(4):
-            s.faceup[lvl, slot] = _draw(s, lvl)
+            s.faceup[lvl, slot] = draw_card(s, lvl)
     order = np.arange(NUM_NOBLES)  # C3: reveal players + 1 nobles
-    for i in range(NUM_NOBLES - 1, 0, -1):
-        j = rng_below(s.rng, i + 1)
-        t = order[i]
-        order[i] = order[j]
-        order[j] = t
+    shuffle(order, NUM_NOBLES, s.rng)
     for k in range(num_players + 1):
         s.nobles[k] = order[k]
     s.current = 0  # C5
     s.phase = PH_MAIN
 
 
-@njit(cache=True)
-def _draw(s: np.record, lvl: int) -> int:
-    """Take the top card of level ``lvl``'s deck, or -1 when it is empty (C10)."""
-    n = s.deck_len[lvl]
-    if n == 0:
-        return -1
-    card = s.decks[lvl, n - 1]
-    s.decks[lvl, n - 1] = -1
-    s.deck_len[lvl] = n - 1
-    return card
-
-
 # --------------------------------------------------------------------------- queries
-
-
-@njit(cache=True)
-def _num_tokens(s: np.record, p: int) -> int:
-    t = 0
-    for c in range(6):
-        t += s.tokens[p, c]
-    return t
 
 
 @njit(cache=True)
@@ -196,16 +176,6 @@ def _has_payment_choice(s: np.record, p: int, card: int) -> bool:
         if need > 0 and s.tokens[p, c] > 0:
             return True
     return False
-
-
-@njit(cache=True)
-def _pay_shortfall(s: np.record, p: int) -> int:
-    """During a chosen payment: coloured tokens still missing for the remaining need."""
-    short = 0
-    for c in range(NUM_GEMS):
-        if s.pay_need[c] > s.tokens[p, c]:
-            short += s.pay_need[c] - s.tokens[p, c]
-    return short
 
 
 @njit(cache=True)
@@ -292,20 +262,8 @@ def is_legal(arr: np.ndarray, a: int) -> bool:
                     return False
             return True
         return False
-    if ph == PH_PAY:
-        if a == PAY_DONE:
-            return _pay_shortfall(s, p) == 0
-        if PAY_GOLD <= a < PAY_DONE:
-            c = a - PAY_GOLD
-            gold_left = s.tokens[p, GOLD] - s.pay_gold
-            if s.pay_need[c] <= 0 or gold_left <= 0:
-                return False
-            # never strand the payment: the rest must stay payable (C9)
-            short = _pay_shortfall(s, p)
-            if s.pay_need[c] > s.tokens[p, c]:
-                short -= 1
-            return short <= gold_left - 1
-        return False
+    if ph == PH_PAY:  # C9
+        return payment_legal(s, p, a, PAY_GOLD, PAY_DONE, GOLD)
     if ph == PH_RETURN:
         return RETURN_TOKEN <= a < CHOOSE_NOBLE and s.tokens[p, a - RETURN_TOKEN] > 0
     if ph == PH_NOBLE:
@@ -359,18 +317,9 @@ def _take_card(s: np.record, p: int, card: int, src: int) -> None:
     """Move a paid-for card to player ``p`` and refill or close its source (C9, C10)."""
     if src < 12:
         lvl = src // 4
-        s.faceup[lvl, src % 4] = _draw(s, lvl)  # C10
+        s.faceup[lvl, src % 4] = draw_card(s, lvl)  # C10
     else:
-        k = src - 12
-        nr = s.num_reserved[p]
-        for i in range(k, nr - 1):
-            s.reserved[p, i] = s.reserved[p, i + 1]
-            s.reserved_level[p, i] = s.reserved_level[p, i + 1]
-            s.reserved_blind[p, i] = s.reserved_blind[p, i + 1]
-        s.reserved[p, nr - 1] = -1
-        s.reserved_level[p, nr - 1] = 0
-        s.reserved_blind[p, nr - 1] = 0
-        s.num_reserved[p] = nr - 1
+        drop_reserved(s, p, src - 12)
     s.purchased_by[card] = p
     s.bonuses[p, CARD_BONUS[card]] += 1
     s.points[p] += CARD_POINTS[card]
@@ -395,11 +344,7 @@ def _buy_default(s: np.record, p: int, card: int, src: int) -> None:
 @njit(cache=True)
 def _reserve(s: np.record, p: int, card: int, blind: bool) -> None:
     """C8: hold the card; take a gold if one is left."""
-    k = s.num_reserved[p]
-    s.reserved[p, k] = card
-    s.reserved_level[p, k] = CARD_LEVEL[card] + 1
-    s.reserved_blind[p, k] = 1 if blind else 0
-    s.num_reserved[p] = k + 1
+    hold_reserved(s, p, card, CARD_LEVEL[card] + 1, blind)
     if s.supply[GOLD] > 0:
         s.supply[GOLD] -= 1
         s.tokens[p, GOLD] += 1
@@ -408,7 +353,7 @@ def _reserve(s: np.record, p: int, card: int, blind: bool) -> None:
 @njit(cache=True)
 def _after_main(s: np.record) -> None:
     """End of turn after the main action: token limit first (C11, C13), then nobles."""
-    if _num_tokens(s, s.current) > TOKEN_LIMIT:
+    if tokens_held(s, s.current) > TOKEN_LIMIT:
         s.phase = PH_RETURN
     else:
         _visit_nobles(s)
@@ -503,12 +448,12 @@ def apply(arr: np.ndarray, a: int) -> int:
         k = a - RESERVE_FACEUP
         lvl = k // 4
         card = s.faceup[lvl, k % 4]
-        s.faceup[lvl, k % 4] = _draw(s, lvl)
+        s.faceup[lvl, k % 4] = draw_card(s, lvl)
         _reserve(s, p, card, False)
         s.pass_streak = 0
         _after_main(s)
     elif a < BUY_FACEUP:  # C8 blind
-        card = _draw(s, a - RESERVE_DECK)
+        card = draw_card(s, a - RESERVE_DECK)
         _reserve(s, p, card, True)
         s.pass_streak = 0
         _after_main(s)
@@ -520,30 +465,16 @@ def apply(arr: np.ndarray, a: int) -> int:
     elif a < PAY_GOLD:  # C9 chosen payment starts
         src = a - BUY_CHOOSE
         card = _source_card(s, p, src)
-        s.pay_card = card
-        s.pay_src = src
-        s.pay_gold = 0
+        start_payment(s, card, src)
         for c in range(NUM_GEMS):
             need = CARD_COST[card, c] - s.bonuses[p, c]
             s.pay_need[c] = need if need > 0 else 0
         s.pass_streak = 0
         s.phase = PH_PAY
     elif a < PAY_DONE:  # one gold in place of one coloured token
-        c = a - PAY_GOLD
-        s.pay_need[c] -= 1
-        s.pay_gold += 1
+        pay_with_gold(s, a - PAY_GOLD)
     elif a == PAY_DONE:
-        for c in range(NUM_GEMS):
-            s.tokens[p, c] -= s.pay_need[c]
-            s.supply[c] += s.pay_need[c]
-            s.pay_need[c] = 0
-        s.tokens[p, GOLD] -= s.pay_gold
-        s.supply[GOLD] += s.pay_gold
-        card = s.pay_card
-        src = s.pay_src
-        s.pay_card = -1
-        s.pay_src = 0
-        s.pay_gold = 0
+        card, src = settle_payment(s, p, s.supply, GOLD)
         s.phase = PH_MAIN
         _take_card(s, p, card, src)
         _after_main(s)
@@ -551,7 +482,7 @@ def apply(arr: np.ndarray, a: int) -> int:
         c = a - RETURN_TOKEN
         s.tokens[p, c] -= 1
         s.supply[c] += 1
-        if _num_tokens(s, p) <= TOKEN_LIMIT:
+        if tokens_held(s, p) <= TOKEN_LIMIT:
             _visit_nobles(s)
     elif a < PASS:  # C12
         _award_noble(s, p, a - CHOOSE_NOBLE)
@@ -606,29 +537,15 @@ def winners_mask(arr: np.ndarray, out: np.ndarray) -> int:
 @njit(cache=True)
 def random_action(arr: np.ndarray, mask: np.ndarray, rng: np.ndarray) -> int:
     """A uniformly random legal decision (``mask`` is scratch space), or -1 at game end."""
-    n = legal_mask(arr, mask)
-    if n == 0:
-        return -1
-    k = rng_below(rng, n)
-    for a in range(NUM_ACTIONS):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
+    return random_legal_id(mask, legal_mask(arr, mask), rng)
 
 
 @njit(cache=True)
 def random_playout(arr: np.ndarray, rng: np.ndarray, max_decisions: int) -> int:
-    """Play uniformly random legal decisions until the game ends or ``max_decisions``
-    were made; return the number of decisions made."""
+    """Play uniformly random legal decisions (drawn with ``rng``) until the game ends
+    (C14, C17) or ``max_decisions`` were made; return the number of decisions made."""
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    n = 0
-    while n < max_decisions and state_record(arr).phase != PH_OVER:
-        a = random_action(arr, mask, rng)
-        apply(arr, a)
-        n += 1
-    return n
+    return random_playout_of(arr, mask, rng, max_decisions, legal_mask, apply, PH_OVER)
 
 
 # --------------------------------------------------------------------------- information sets
@@ -639,40 +556,17 @@ def determinize_into(obs: np.ndarray, out: np.ndarray, rng: np.ndarray) -> int:
     """Write into ``out`` a full state consistent with the observation ``obs`` (C16):
     the cards its observer cannot see (other seats' blind reserves of known level, deck
     contents and order) are dealt at random with ``rng`` (uint64, shape (1,), advanced)
-    from the unseen cards of each level, and the state's own generator is reseeded from
-    ``rng`` (fresh future chance). Both arrays have the state dtype; ``obs`` is unchanged.
+    from the cards neither bought nor face-up, and the state's own generator is reseeded
+    from ``rng`` (:func:`splendor.core.deal_unseen`). Both arrays have the state dtype;
+    ``obs`` is unchanged.
 
     Returns:
         0, or a negative number when ``obs`` is inconsistent (``out`` is then garbage).
     """
     out[0] = obs[0]
     s = state_record(out)
-    seen = np.zeros(CARD_LEVEL.shape[0], dtype=np.bool_)
-    for cid in range(s.purchased_by.shape[0]):
-        if s.purchased_by[cid] >= 0:
-            seen[cid] = True
-    for lvl in range(s.faceup.shape[0]):
-        for k in range(s.faceup.shape[1]):
-            if s.faceup[lvl, k] >= 0:
-                seen[s.faceup[lvl, k]] = True
-    r = redeal_hidden(
-        seen,
-        CARD_LEVEL,
-        s.decks,
-        s.deck_len,
-        s.reserved,
-        s.reserved_level,
-        s.num_reserved,
-        s.num_players,
-        s.pay_card,
-        s.pay_src,
-        s.current,
-        BUY_RESERVED - BUY_FACEUP,
-        rng,
-    )
-    s.observer = -1
-    s.rng[0] = rng_next(rng)
-    return r
+    reserved_src = BUY_RESERVED - BUY_FACEUP
+    return deal_unseen(s, s.purchased_by, s.faceup, CARD_LEVEL, s.num_players, reserved_src, rng)
 
 
 @njit(cache=True)

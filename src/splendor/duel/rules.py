@@ -22,6 +22,9 @@ and the extra turn of ``again`` (D13, D23). A choice with a single option is mad
 Chance: the deck shuffles in ``setup`` and every bag draw (D2, D7) come from the splitmix64
 generator stored in the state (``rng``), so a seed and a list of decisions replay a game
 exactly (D24).
+
+The pieces Duel plays like classic (the decks, reserved slots, chosen payment, random
+playouts, determinization) are compiled once in :mod:`splendor.core`.
 """
 
 from __future__ import annotations
@@ -29,14 +32,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..colors import DUEL_GOLD as GOLD
+from ..colors import PEARL
 from ..core import (
     ENGINE_SOURCES,
-    redeal_hidden,
+    deal_decks,
+    deal_unseen,
+    draw_card,
+    drop_reserved,
+    hold_reserved,
+    pay_with_gold,
+    payment_legal,
+    random_legal_id,
+    random_playout_of,
     refresh_numba_cache,
     rng_below,
-    rng_next,
     seed_rng,
+    settle_payment,
+    start_payment,
     state_record,
+    tokens_held,
 )
 from .actions import (
     BUY,
@@ -73,6 +88,7 @@ from .cards import (
     CARD_POINTS,
     LEVEL_SIZE,
     LEVEL_START,
+    MAX_RESERVED,
     NUM_PYRAMID,
     NUM_ROYALS,
     ROYAL_ABILITY,
@@ -105,13 +121,10 @@ PEND_JOKER = 1
 PEND_TOKEN = 2
 PEND_STEAL = 4
 
-PEARL = 5
-GOLD = 6
 TOKEN_LIMIT = 10  # D20
 WIN_POINTS = 20  # D21
 WIN_CROWNS = 10
 WIN_COLOR_POINTS = 10
-MAX_RESERVED = 3  # D9
 NUM_PRIVILEGES = 3  # D5
 
 
@@ -157,34 +170,12 @@ def setup(arr: np.ndarray, seed: int, turn_cap: int) -> None:
         s.bag[c] = BAG_START[c]
     s.board[:] = -1
     _fill_board(s)  # D2
-    s.decks[:, :] = -1
-    for lvl in range(3):  # D3: shuffle each level (Fisher-Yates)
-        n = LEVEL_SIZE[lvl]
-        for i in range(n):
-            s.decks[lvl, i] = LEVEL_START[lvl] + i
-        for i in range(n - 1, 0, -1):
-            j = rng_below(s.rng, i + 1)
-            t = s.decks[lvl, i]
-            s.decks[lvl, i] = s.decks[lvl, j]
-            s.decks[lvl, j] = t
-        s.deck_len[lvl] = n
+    deal_decks(s, LEVEL_START, LEVEL_SIZE)  # D3: each level shuffled separately
     for k in range(NUM_PYRAMID):
-        s.pyramid[k] = _draw(s, SLOT_LEVEL[k])
+        s.pyramid[k] = draw_card(s, SLOT_LEVEL[k])
     s.privileges[1] = 1  # D5
     s.current = 0
     s.phase = PH_MAIN
-
-
-@njit(cache=True)
-def _draw(s: np.record, lvl: int) -> int:
-    """Take the top card of level ``lvl``'s deck, or -1 when it is empty (D11)."""
-    n = s.deck_len[lvl]
-    if n == 0:
-        return -1
-    card = s.decks[lvl, n - 1]
-    s.decks[lvl, n - 1] = -1
-    s.deck_len[lvl] = n - 1
-    return card
 
 
 @njit(cache=True)
@@ -210,14 +201,6 @@ def _fill_board(s: np.record) -> None:
 
 
 # --------------------------------------------------------------------------- queries
-
-
-@njit(cache=True)
-def _num_tokens(s: np.record, p: int) -> int:
-    t = 0
-    for c in range(7):
-        t += s.tokens[p, c]
-    return t
 
 
 @njit(cache=True)
@@ -274,16 +257,6 @@ def _has_payment_choice(s: np.record, p: int, card: int) -> bool:
         if _need(s, p, card, c) > 0 and s.tokens[p, c] > 0:
             return True
     return False
-
-
-@njit(cache=True)
-def _pay_shortfall(s: np.record, p: int) -> int:
-    """During a chosen payment: coloured tokens and pearls still missing."""
-    short = 0
-    for c in range(6):
-        if s.pay_need[c] > s.tokens[p, c]:
-            short += s.pay_need[c] - s.tokens[p, c]
-    return short
 
 
 @njit(cache=True)
@@ -382,18 +355,7 @@ def is_legal(arr: np.ndarray, a: int) -> bool:
             return s.deck_len[a - RESERVE_DECK] > 0
         return False
     if ph == PH_PAY:  # D10
-        if a == PAY_DONE:
-            return _pay_shortfall(s, p) == 0
-        if PAY_GOLD <= a < PAY_DONE:
-            c = a - PAY_GOLD
-            gold_left = s.tokens[p, GOLD] - s.pay_gold
-            if s.pay_need[c] <= 0 or gold_left <= 0:
-                return False
-            short = _pay_shortfall(s, p)  # never strand the payment
-            if s.pay_need[c] > s.tokens[p, c]:
-                short -= 1
-            return short <= gold_left - 1
-        return False
+        return payment_legal(s, p, a, PAY_GOLD, PAY_DONE, GOLD)
     if ph == PH_JOKER:  # D14
         return JOKER <= a < TOKEN and s.bonuses[p, a - JOKER] > 0
     if ph == PH_TOKEN:  # D15
@@ -485,18 +447,9 @@ def _take_card(s: np.record, p: int, card: int, src: int) -> None:
     """Give a paid-for card to ``p``, refill or close its source (D11), and queue or apply
     its ability (D13-D17)."""
     if src < NUM_PYRAMID:
-        s.pyramid[src] = _draw(s, SLOT_LEVEL[src])
+        s.pyramid[src] = draw_card(s, SLOT_LEVEL[src])
     else:
-        k = src - NUM_PYRAMID
-        nr = s.num_reserved[p]
-        for i in range(k, nr - 1):
-            s.reserved[p, i] = s.reserved[p, i + 1]
-            s.reserved_level[p, i] = s.reserved_level[p, i + 1]
-            s.reserved_blind[p, i] = s.reserved_blind[p, i + 1]
-        s.reserved[p, nr - 1] = -1
-        s.reserved_level[p, nr - 1] = 0
-        s.reserved_blind[p, nr - 1] = 0
-        s.num_reserved[p] = nr - 1
+        drop_reserved(s, p, src - NUM_PYRAMID)
     s.card_owner[card] = p
     s.points[p] += CARD_POINTS[card]
     s.crowns[p] += CARD_CROWNS[card]
@@ -618,7 +571,7 @@ def _resolve(s: np.record) -> None:
 @njit(cache=True)
 def _after_mandatory(s: np.record) -> None:
     """End of turn: the token limit (D20) first, then :func:`_end_turn`."""
-    if _num_tokens(s, s.current) > TOKEN_LIMIT:
+    if tokens_held(s, s.current) > TOKEN_LIMIT:
         s.phase = PH_RETURN
     else:
         _end_turn(s)
@@ -675,15 +628,6 @@ def _pay_default(s: np.record, p: int, card: int) -> None:
 
 
 @njit(cache=True)
-def _reserve(s: np.record, p: int, card: int, blind: bool) -> None:
-    k = s.num_reserved[p]
-    s.reserved[p, k] = card
-    s.reserved_level[p, k] = CARD_LEVEL[card] + 1
-    s.reserved_blind[p, k] = 1 if blind else 0
-    s.num_reserved[p] = k + 1
-
-
-@njit(cache=True)
 def apply(arr: np.ndarray, a: int) -> int:
     """Play decision ``a`` for the current player.
 
@@ -718,12 +662,13 @@ def apply(arr: np.ndarray, a: int) -> int:
     elif a < RESERVE_DECK:  # D9, D11
         k = a - RESERVE
         card = s.pyramid[k]
-        s.pyramid[k] = _draw(s, SLOT_LEVEL[k])
-        _reserve(s, p, card, False)
+        s.pyramid[k] = draw_card(s, SLOT_LEVEL[k])
+        hold_reserved(s, p, card, CARD_LEVEL[card] + 1, False)
         s.phase = PH_MAIN
         _after_mandatory(s)
     elif a < BUY:  # D9 blind
-        _reserve(s, p, _draw(s, a - RESERVE_DECK), True)
+        card = draw_card(s, a - RESERVE_DECK)
+        hold_reserved(s, p, card, CARD_LEVEL[card] + 1, True)
         s.phase = PH_MAIN
         _after_mandatory(s)
     elif a < BUY_CHOOSE:  # D10 default payment
@@ -734,28 +679,14 @@ def apply(arr: np.ndarray, a: int) -> int:
     elif a < PAY_GOLD:  # D10 chosen payment starts
         src = a - BUY_CHOOSE
         card = _source_card(s, p, src)
-        s.pay_card = card
-        s.pay_src = src
-        s.pay_gold = 0
+        start_payment(s, card, src)
         for c in range(6):
             s.pay_need[c] = _need(s, p, card, c)
         s.phase = PH_PAY
-    elif a < PAY_DONE:
-        c = a - PAY_GOLD
-        s.pay_need[c] -= 1
-        s.pay_gold += 1
-    elif a == PAY_DONE:
-        for c in range(6):
-            s.tokens[p, c] -= s.pay_need[c]
-            s.bag[c] += s.pay_need[c]
-            s.pay_need[c] = 0
-        s.tokens[p, GOLD] -= s.pay_gold
-        s.bag[GOLD] += s.pay_gold
-        card = s.pay_card
-        src = s.pay_src
-        s.pay_card = -1
-        s.pay_src = 0
-        s.pay_gold = 0
+    elif a < PAY_DONE:  # one gold in place of one token
+        pay_with_gold(s, a - PAY_GOLD)
+    elif a == PAY_DONE:  # spent tokens go into the bag
+        card, src = settle_payment(s, p, s.bag, GOLD)
         s.phase = PH_MAIN
         _take_card(s, p, card, src)
     elif a < TOKEN:  # D14
@@ -778,7 +709,7 @@ def apply(arr: np.ndarray, a: int) -> int:
         c = a - RETURN_TOKEN
         s.tokens[p, c] -= 1
         s.bag[c] += 1
-        if _num_tokens(s, p) <= TOKEN_LIMIT:
+        if tokens_held(s, p) <= TOKEN_LIMIT:
             _end_turn(s)
     else:  # engine ruling: nothing else was possible
         _after_mandatory(s)
@@ -791,29 +722,15 @@ def apply(arr: np.ndarray, a: int) -> int:
 @njit(cache=True)
 def random_action(arr: np.ndarray, mask: np.ndarray, rng: np.ndarray) -> int:
     """A uniformly random legal decision (``mask`` is scratch space), or -1 at game end."""
-    n = legal_mask(arr, mask)
-    if n == 0:
-        return -1
-    k = rng_below(rng, n)
-    for a in range(NUM_ACTIONS):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
+    return random_legal_id(mask, legal_mask(arr, mask), rng)
 
 
 @njit(cache=True)
 def random_playout(arr: np.ndarray, rng: np.ndarray, max_decisions: int) -> int:
-    """Play uniformly random legal decisions until the game ends or ``max_decisions``
-    were made; return the number of decisions made."""
+    """Play uniformly random legal decisions (drawn with ``rng``) until the game ends
+    (D21, D25) or ``max_decisions`` were made; return the number of decisions made."""
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    n = 0
-    while n < max_decisions and state_record(arr).phase != PH_OVER:
-        a = random_action(arr, mask, rng)
-        apply(arr, a)
-        n += 1
-    return n
+    return random_playout_of(arr, mask, rng, max_decisions, legal_mask, apply, PH_OVER)
 
 
 # --------------------------------------------------------------------------- information sets
@@ -821,42 +738,19 @@ def random_playout(arr: np.ndarray, rng: np.ndarray, max_decisions: int) -> int:
 
 @njit(cache=True)
 def determinize_into(obs: np.ndarray, out: np.ndarray, rng: np.ndarray) -> int:
-    """Write into ``out`` a full state consistent with the observation ``obs`` (D22):
-    the cards its observer cannot see (other seats' blind reserves of known level, deck
-    contents and order) are dealt at random with ``rng`` (uint64, shape (1,), advanced)
-    from the unseen cards of each level, and the state's own generator is reseeded from
-    ``rng`` (fresh future chance). Both arrays have the state dtype; ``obs`` is unchanged.
+    """Write into ``out`` a full state consistent with the observation ``obs`` (D22): the
+    opponent's blind reserves (of known level) and the decks' contents and order are dealt
+    at random with ``rng`` (uint64, shape (1,), advanced) from the cards neither bought
+    nor in the pyramid, and the state's own generator is reseeded from ``rng``
+    (:func:`splendor.core.deal_unseen`). Both arrays have the state dtype; ``obs`` is
+    unchanged.
 
     Returns:
         0, or a negative number when ``obs`` is inconsistent (``out`` is then garbage).
     """
     out[0] = obs[0]
     s = state_record(out)
-    seen = np.zeros(CARD_LEVEL.shape[0], dtype=np.bool_)
-    for cid in range(s.card_owner.shape[0]):
-        if s.card_owner[cid] >= 0:
-            seen[cid] = True
-    for k in range(s.pyramid.shape[0]):
-        if s.pyramid[k] >= 0:
-            seen[s.pyramid[k]] = True
-    r = redeal_hidden(
-        seen,
-        CARD_LEVEL,
-        s.decks,
-        s.deck_len,
-        s.reserved,
-        s.reserved_level,
-        s.num_reserved,
-        2,
-        s.pay_card,
-        s.pay_src,
-        s.current,
-        NUM_PYRAMID,
-        rng,
-    )
-    s.observer = -1
-    s.rng[0] = rng_next(rng)
-    return r
+    return deal_unseen(s, s.card_owner, s.pyramid, CARD_LEVEL, 2, NUM_PYRAMID, rng)
 
 
 @njit(cache=True)

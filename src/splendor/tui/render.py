@@ -7,7 +7,8 @@ only. :func:`render_board` refuses a full state outright.
 
 Colours: every token and bonus is drawn as a small chip with an explicit foreground and
 background (so it reads on dark and light terminals alike) and always carries its letter
-(``W U G R K *``), so the board still works without colour.
+(``W U G R K *``), so the board still works without colour. What this drawing shares with
+Duel's (:mod:`.render_duel`) is written once in :mod:`.render_common`.
 """
 
 from __future__ import annotations
@@ -17,33 +18,30 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from ..classic import Card, HiddenCard, Noble, Observation
+from ..classic.rules import TOKEN_LIMIT
 from ..classic.state import to_action
 from ..colors import GEM_LETTERS, NUM_GEMS, TOKEN_LETTERS
 from ..i18n import DEFAULT_LANGUAGE, Messages
+from . import render_common as common
 from . import words
-from .words import phase_name, points_short, rich_format, tui_messages
-
-TOKEN_STYLES: tuple[str, ...] = (
-    "bold black on bright_white",  # W white (diamond)
-    "bold bright_white on blue",  # U blue (sapphire)
-    "bold black on green",  # G green (emerald)
-    "bold bright_white on red",  # R red (ruby)
-    "bold bright_white on bright_black",  # K black (onyx): a grey chip, readable on dark terminals
-    "bold black on yellow",  # * gold
+from .render_common import (
+    EMPTY_STYLE,
+    GEM_STYLES,
+    GOLD_STYLE,
+    POINTS_STYLE,
+    result_lines,
+    seat_label,
 )
-"""Rich style of each token colour, in token order W U G R K *."""
+from .words import points_short, rich_format, tui_messages
 
-TURN_MARK = "▶"
-EMPTY_STYLE = "dim"
-HIDDEN_STYLE = "italic magenta"
-POINTS_STYLE = "bold yellow"
-TOKEN_LIMIT = 10  # C11
+TOKEN_STYLES: tuple[str, ...] = (*GEM_STYLES, GOLD_STYLE)
+"""Rich style of each token colour, in token order W U G R K *."""
 
 _LETTER_STYLE = dict(zip(TOKEN_LETTERS, TOKEN_STYLES, strict=True))
 # a token letter in notation or a card description: "take W U G", "[3W 2U]", "L1 K 0pt", "*"
@@ -55,32 +53,18 @@ _TOKEN_RE = re.compile(r"(?<![A-Za-z0-9])(\d*)([WUGRK*])(?![A-Za-z])")
 
 def chip(color: int, count: int | None = None) -> Text:
     """A coloured chip for token colour ``color`` (0..5): ``W`` or, with a count, ``3W``."""
-    label = TOKEN_LETTERS[color] if count is None else f"{count}{TOKEN_LETTERS[color]}"
-    return Text(label, style=TOKEN_STYLES[color])
+    return common.token_chip(color, count, TOKEN_LETTERS, TOKEN_STYLES)
 
 
 def colorize(text: str, style: str = "") -> Text:
     """``text`` with every token letter (``W U G R K *``, with an optional count as in
     ``3W``) drawn as a coloured chip; used for notation and card descriptions."""
-    out = Text(style=style)
-    pos = 0
-    for m in _TOKEN_RE.finditer(text):
-        out.append(text[pos : m.start()])
-        out.append(m.group(0), style=_LETTER_STYLE[m.group(2)])
-        pos = m.end()
-    out.append(text[pos:])
-    return out
+    return common.colorize_tokens(text, style, _TOKEN_RE, _LETTER_STYLE)
 
 
 def cost_text(cost: Sequence[int]) -> Text:
     """A card cost or noble requirement: ``3W 2U 1R`` with coloured chips."""
-    out = Text()
-    for c, n in enumerate(cost[:NUM_GEMS]):
-        if n:
-            if out:
-                out.append(" ")
-            out.append_text(chip(c, n))
-    return out
+    return common.counts_text(cost[:NUM_GEMS], chip)
 
 
 def card_words(card: Card | HiddenCard | None, language: str = DEFAULT_LANGUAGE) -> str:
@@ -88,10 +72,8 @@ def card_words(card: Card | HiddenCard | None, language: str = DEFAULT_LANGUAGE)
     (``L1 K 0pt [3W 2U]``) with its words in ``language``; a hidden card is its level only
     (C16); ``None`` an empty slot."""
     t = tui_messages(language)
-    if card is None:
-        return t.gettext("empty slot")
-    if isinstance(card, HiddenCard):
-        return t.gettext("L{level} (hidden)", level=card.level)
+    if card is None or isinstance(card, HiddenCard):
+        return common.unseen_card_words(card, t)
     cost = " ".join(f"{n}{GEM_LETTERS[c]}" for c, n in enumerate(card.cost) if n)
     return f"L{card.level} {GEM_LETTERS[card.bonus]} {points_short(card.points, t)} [{cost}]"
 
@@ -109,22 +91,14 @@ def card_text(
     With ``two_lines`` the cost goes on a second line (for the face-up grid).
     """
     t = tui_messages(language)
-    out = Text()
-    if label:
-        out.append(label, style="bold cyan")
-        out.append(" ")
-    if card is None:
-        out.append(t.gettext("(empty)"), style=EMPTY_STYLE)
-        return out
-    if isinstance(card, HiddenCard):
-        out.append(f"L{card.level} ", style="bold")
-        out.append(t.gettext("(hidden)"), style=HIDDEN_STYLE)
+    out = common.card_start(card, label, t)
+    if card is None or isinstance(card, HiddenCard):
         return out
     if not two_lines:
         out.append(f"L{card.level} ", style="dim")
     out.append_text(chip(card.bonus))
     out.append(" ")
-    out.append(points_short(card.points, t), style=POINTS_STYLE if card.points else "dim")
+    out.append_text(common.card_points(card.points, t))
     out.append("\n" if two_lines else " ")
     out.append_text(cost_text(card.cost))
     return out
@@ -141,34 +115,16 @@ def noble_text(noble: Noble, slot: int | None = None, *, language: str = DEFAULT
 
 
 def tokens_text(tokens: Sequence[int], *, show_zero: bool = True) -> Text:
-    """Token counts per colour (length 5 or 6), each as a chip: ``2W 0U 1G ...``."""
-    out = Text()
-    for c, n in enumerate(tokens):
-        if out:
-            out.append(" ")
-        if n or show_zero:
-            t = chip(c, n)
-            if not n:
-                t.stylize("dim")
-            out.append_text(t)
-    return out
+    """Token counts per colour (length 5 or 6), each as a chip: ``2W 0U 1G ...``; a zero
+    count dimmed, or left out when not ``show_zero``."""
+    return common.tokens_text(tokens, chip, show_zero=show_zero)
 
 
 # ----------------------------------------------------------------------------- board
 
 
 def _require_observation(obs: Any) -> Observation:
-    if not isinstance(obs, Observation):
-        raise TypeError(
-            "the terminal draws only what one seat may see: pass state.observation(seat), "
-            f"not {type(obs).__name__}"
-        )
-    return obs
-
-
-def seat_label(names: Sequence[str] | None, seat: int, *, language: str = DEFAULT_LANGUAGE) -> str:
-    """``names[seat]`` or ``seat N`` when no names are known."""
-    return words.seat_label(names, seat, tui_messages(language))
+    return common.require_observation(obs, Observation)
 
 
 def status_line(
@@ -183,26 +139,12 @@ def status_line(
     t = tui_messages(language)
     n = obs.num_players
     out = Text()
-    cur = obs.current_player
-    if cur is None:
-        turns = obs.turn
-        out.append(
-            t.ngettext("game over after {n} turn", "game over after {n} turns", turns, n=turns),
-            style="bold red",
-        )
+    if obs.current_player is None:
+        out.append(common.game_over(obs.turn, t), style="bold red")
         return out
     out.append(t.gettext("round {n}", n=obs.turn // n + 1), style="bold")
     out.append(" · " + t.gettext("turn {n}", n=obs.turn + 1))
-    mine = you and cur == obs.seat
-    if mine:
-        who = t.gettext("your move")
-    else:
-        who = t.gettext("{name} to play", name=words.seat_label(names, cur, t))
-    out.append(" · ")
-    out.append(f"{TURN_MARK} {who}", style="bold green" if mine else "bold")
-    out.append(" " + t.gettext("(seat {seat})", seat=cur))
-    if obs.phase != "main":
-        out.append(f" · {phase_name(obs.phase, t)}", style="bold magenta")
+    common.append_turn_owner(out, obs, names, you, t)
     if obs.final_round:
         out.append(" · " + t.gettext("final round"), style="bold red")
     return out
@@ -257,12 +199,7 @@ def phase_hint(
 def faceup_table(obs: Observation, *, language: str = DEFAULT_LANGUAGE) -> Table:
     """The 12 face-up cards, level 3 on top, with the deck sizes; empty slots shown."""
     t = tui_messages(language)
-    table = Table(
-        box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False, padding=(0, 1)
-    )
-    table.add_column(t.gettext("deck"), style="bold", no_wrap=True)
-    for slot in range(1, 5):
-        table.add_column(t.gettext("slot {n}", n=slot), no_wrap=True, min_width=12)
+    table = common.cards_table(t, 4, slot_width=12)
     sizes = obs.deck_sizes
     for lvl in (3, 2, 1):
         left = t.ngettext("{n} left", "{n} left", sizes[lvl - 1], n=f"{sizes[lvl - 1]:2d}")
@@ -308,36 +245,20 @@ def players_table(
     table.add_column(t.gettext("reserved"), no_wrap=True)
     tok_label, bon_label = t.gettext("tok"), t.gettext("bon")
     width = max(len(tok_label), len(bon_label))
-    cur = obs.current_player
+    tok_label, bon_label = tok_label.ljust(width) + " ", bon_label.ljust(width) + " "
+
+    def reserved_card(card: Card | HiddenCard, label: str) -> Text:
+        return card_text(card, label, language=language)
+
     for p in obs.players:
-        who = Text()
-        who.append(f"{TURN_MARK} " if p.seat == cur else "  ", style="bold green")
-        who.append(f"{p.seat} ", style="dim")
-        mine = you and p.seat == obs.seat
-        label = words.seat_label(names, p.seat, t)
-        who.append(label, style="bold underline" if mine else "bold")
-        if mine and not words.is_you(label, t):
-            who.append(" " + t.gettext("(you)"), style="dim")
+        who = common.seat_cell(obs, p, names, you, t)
         cards = len(p.purchased)
         who.append("\n    " + t.ngettext("{n} card", "{n} cards", cards, n=cards))
         if p.nobles:
             nobles = len(p.nobles)
             who.append("\n    " + t.ngettext("{n} noble", "{n} nobles", nobles, n=nobles))
-        tok = Text(tok_label.ljust(width) + " ", style="dim")
-        tok.append_text(tokens_text(p.tokens))
-        over = p.num_tokens > TOKEN_LIMIT
-        tok.append(f" ={p.num_tokens:2d}/{TOKEN_LIMIT}", style="bold red" if over else "dim")
-        tok.append("\n" + bon_label.ljust(width) + " ", style="dim")
-        tok.append_text(tokens_text(p.bonuses))
-        res = Text()
-        if not p.reserved:
-            res.append("-", style=EMPTY_STYLE)
-        for k, card in enumerate(p.reserved, start=1):
-            if k > 1:
-                res.append("\n")
-            res.append_text(card_text(card, f"r{k}", language=language))
-            if p.reserved_blind[k - 1] and not isinstance(card, HiddenCard):
-                res.append(" " + t.gettext("blind"), style="dim")
+        tok = common.token_rows(p, tokens_text, tok_label, bon_label, TOKEN_LIMIT)
+        res = common.reserved_text(p, reserved_card, t)
         table.add_row(who, Text(str(p.points)), tok, res, end_section=True)
     return table
 
@@ -365,16 +286,10 @@ def render_board(
         faceup_table(obs, language=language),
         players_table(obs, names, you=you, language=language),
     ]
-    hint = phase_hint(obs, names, language=language)
-    if hint is not None:
-        parts.append(hint)
-    return Panel(
-        Group(*parts),
-        title=status_line(obs, names, you=you, language=language),
-        title_align="left",
-        border_style="cyan",
-        box=box.ROUNDED,
-        padding=(0, 1),
+    return common.board_panel(
+        parts,
+        phase_hint(obs, names, language=language),
+        status_line(obs, names, you=you, language=language),
     )
 
 
@@ -426,10 +341,9 @@ def describe(obs: Observation, action: Any, *, language: str = DEFAULT_LANGUAGE)
     if a.level is not None and a.slot is not None and a.kind != "reserve_deck":
         return f"{a}: {card_words(obs.faceup[a.level - 1][a.slot - 1], language)}"
     if a.kind in ("buy_reserved", "buy_choose") and a.slot:
-        seat = obs.current_player if obs.current_player is not None else obs.seat
-        reserved = obs.player(seat).reserved
-        if a.slot <= len(reserved):
-            return f"{a}: {card_words(reserved[a.slot - 1], language)}"
+        reserved = common.reserved_words(obs, a, card_words, language)
+        if reserved is not None:
+            return reserved
     if a.kind == "noble" and a.slot:
         noble = obs.nobles[a.slot - 1]
         if noble is not None:
@@ -468,17 +382,10 @@ def _short(obs: Observation, action: Any, language: str) -> Text:
 def action_groups(
     obs: Observation, legal: Sequence[Any], *, language: str = DEFAULT_LANGUAGE
 ) -> list[tuple[str, list[tuple[int, Any]]]]:
-    """``legal`` as ``[(group label, [(number, action), ...]), ...]``; numbers are 1-based
-    positions in ``legal`` (what the person types); labels in ``language``."""
-    labels = _group_labels(tui_messages(language))
-    return [(labels.get(key, key), items) for key, items in _groups(legal)]
-
-
-def _groups(legal: Sequence[Any]) -> list[tuple[str, list[tuple[int, Any]]]]:
-    groups: dict[str, list[tuple[int, Any]]] = {}
-    for i, a in enumerate(legal, start=1):
-        groups.setdefault(_GROUP_OF.get(a.kind, a.kind), []).append((i, a))
-    return list(groups.items())
+    """``legal`` as ``[(group label, [(number, action), ...]), ...]`` (take, take 2,
+    reserve, buy, buy+pay, payment, return, noble, pass); numbers are 1-based positions in
+    ``legal`` (what the person types); labels in ``language``."""
+    return common.labelled_groups(legal, _GROUP_OF, _group_labels(tui_messages(language)))
 
 
 def render_actions(
@@ -492,57 +399,27 @@ def render_actions(
     """
     obs = _require_observation(obs)
     t = tui_messages(language)
+
+    def summary(out: Text, key: str, items: list[tuple[int, Any]]) -> bool:
+        if key != "buy+pay":
+            return False
+        common.append_choose_note(out, f"{common.span(items):>2} ", t)
+        return True
+
     labels = _group_labels(t)
-    groups = _groups(legal)
-    label_w = max((len(labels.get(key, key)) for key, _ in groups), default=4) + 1
-    out = Text()
-    for g, (key, items) in enumerate(groups):
-        if g:
-            out.append("\n")
-        out.append(f"{labels.get(key, key):<{label_w}}", style="bold")
-        if key == "buy+pay":
-            first, last = items[0][0], items[-1][0]
-            span = f"{first}" if first == last else f"{first}-{last}"
-            out.append(f"{span:>2} ", style="cyan")
-            out.append(
-                t.gettext(
-                    "the same buys, choosing the payment: add 'choose' (buy 1.2 choose); "
-                    "'list' shows them"
-                ),
-                style="dim",
-            )
-            continue
-        cells = []
-        for num, a in items:
-            cell = Text(f"{num:>2} ", style="cyan")
-            cell.append_text(_short(obs, a, language))
-            cells.append(cell)
-        cell_w = max(c.cell_len for c in cells) + 2
-        per_line = max(1, (width - label_w) // cell_w)
-        for k, cell in enumerate(cells):
-            if k and k % per_line == 0:
-                out.append("\n" + " " * label_w)
-            out.append_text(cell)
-            if (k + 1) % per_line and k + 1 < len(cells):
-                out.append(" " * (cell_w - cell.cell_len))
-    return out
+    return common.numbered_actions(
+        legal, _GROUP_OF, labels, width, lambda a: _short(obs, a, language), summary
+    )
 
 
 def render_action_list(
     obs: Observation, legal: Sequence[Any], *, language: str = DEFAULT_LANGUAGE
 ) -> Table:
-    """Every legal decision on its own line: number, notation and what it means
-    (:func:`describe`), for ``list`` and ``?``."""
+    """Every legal decision on its own line: number, notation and what it means (the card
+    or noble it concerns, :func:`describe`), for ``list`` and ``?``."""
     obs = _require_observation(obs)
     t = tui_messages(language)
-    table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False, padding=(0, 1))
-    table.add_column("#", justify="right", style="cyan")
-    table.add_column(t.gettext("type this"), no_wrap=True)
-    table.add_column(t.gettext("meaning"))
-    for i, a in enumerate(legal, start=1):
-        _, _, what = describe(obs, a, language=language).partition(": ")
-        table.add_row(str(i), colorize(str(a)), colorize(what) if what else Text(""))
-    return table
+    return common.action_table(legal, lambda a: describe(obs, a, language=language), colorize, t)
 
 
 # ----------------------------------------------------------------------------- results
@@ -554,37 +431,13 @@ def render_scores(
     """Final (or current) scores: points, cards bought, nobles, winners marked (C15)."""
     obs = _require_observation(obs)
     t = tui_messages(language)
-    winners = set(obs.winners)
-    title = t.gettext("final scores") if obs.is_terminal else t.gettext("scores")
-    table = Table(title=title, box=box.ROUNDED)
-    table.add_column(t.gettext("seat"), justify="right")
-    table.add_column(t.gettext("player"))
-    table.add_column(t.gettext("points"), justify="right", style=POINTS_STYLE)
-    table.add_column(t.gettext("cards"), justify="right")
-    table.add_column(t.gettext("nobles"), justify="right")
-    table.add_column("")
-    for p in obs.players:
-        won = p.seat in winners
-        mark = Text(t.gettext("winner"), style="bold green") if won else Text("")
-        table.add_row(
-            str(p.seat),
-            words.seat_label(names, p.seat, t),
-            str(p.points),
-            str(len(p.purchased)),
-            str(len(p.nobles)),
-            mark,
-        )
-    return table
+    right = {"justify": "right"}
+    columns = [(t.gettext("cards"), right), (t.gettext("nobles"), right)]
 
+    def cells(p: Any) -> list[RenderableType]:
+        return [str(len(p.purchased)), str(len(p.nobles))]
 
-def result_lines(obs: Any, names: Sequence[str], *, language: str = DEFAULT_LANGUAGE) -> list[str]:
-    """``scores: a 15, b 9`` and ``winner: a (points, 46 turns)``, in English the words of
-    ``splendor replay``. Works on anything with ``scores``/``winners`` (an observation)."""
-    t = tui_messages(language)
-    lines = [words.scores_line(names, obs.scores, t)]
-    if obs.is_terminal:
-        lines.append(words.winner_line(names, obs.winners, obs.end_reason, obs.turn, t))
-    return lines
+    return common.scores_table(obs, names, t, columns, cells)
 
 
 __all__ = [

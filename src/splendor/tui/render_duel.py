@@ -9,7 +9,8 @@ The token board is drawn as a 5×5 grid with its coordinates on every edge (colu
 along the top and bottom, rows ``1``-``5`` down both sides, row 1 at the top), so that a line
 reads straight off the drawing: ``take c3 c4 c5``. Every token is a coloured chip that always
 carries its letter (``W U G R K``, ``P`` pearl, ``*`` gold; an empty cell is a dot), so the
-board still works without colour.
+board still works without colour. What this drawing shares with classic's (:mod:`.render`)
+is written once in :mod:`.render_common`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.measure import Measurement
 from rich.panel import Panel
 from rich.table import Table
@@ -29,28 +30,30 @@ from ..colors import DUEL_TOKEN_LETTERS, GEM_LETTERS, NUM_GEMS
 from ..duel import ROYALS, Card, HiddenCard, Observation, Royal
 from ..duel.board import SIZE, cell_name
 from ..duel.cards import COLOR_JOKER, COLOR_NONE
+from ..duel.rules import TOKEN_LIMIT, WIN_COLOR_POINTS, WIN_CROWNS, WIN_POINTS
 from ..duel.state import to_action
 from ..i18n import DEFAULT_LANGUAGE, Messages
+from . import render_common as common
 from . import words
-from .render import TOKEN_STYLES as _CLASSIC_STYLES
-from .words import phase_name, points_short, rich_format, tui_messages
+from .render_common import (
+    EMPTY_STYLE,
+    GEM_STYLES,
+    GOLD_STYLE,
+    PEARL_STYLE,
+    POINTS_STYLE,
+    result_lines,
+    seat_label,
+)
+from .words import points_short, rich_format, tui_messages
 
-PEARL_STYLE = "bold black on bright_magenta"
-TOKEN_STYLES: tuple[str, ...] = (*_CLASSIC_STYLES[:NUM_GEMS], PEARL_STYLE, _CLASSIC_STYLES[5])
+TOKEN_STYLES: tuple[str, ...] = (*GEM_STYLES, PEARL_STYLE, GOLD_STYLE)
 """Rich style of each Duel token colour, in token order W U G R K P *."""
 
-TURN_MARK = "▶"
-EMPTY_STYLE = "dim"
-HIDDEN_STYLE = "italic magenta"
-POINTS_STYLE = "bold yellow"
 CROWN_STYLE = "bold bright_yellow"
 ABILITY_STYLE = "italic cyan"
 JOKER_STYLE = "bold black on bright_cyan"
 PRIVILEGE_STYLE = "bold bright_cyan"
 EMPTY_CELL = "·"
-
-WIN_POINTS, WIN_CROWNS, WIN_COLOR_POINTS = 20, 10, 10  # D21
-TOKEN_LIMIT = 10  # D20
 
 _LETTER_STYLE = dict(zip(DUEL_TOKEN_LETTERS, TOKEN_STYLES, strict=True))
 # a token letter in notation or a card description: "steal P", "[4W 1P]", "L1 K 0pt", "*"
@@ -63,51 +66,27 @@ _TOKEN_RE = re.compile(r"(?<![A-Za-z0-9.])(\d*)([WUGRKP*])(?![A-Za-z])")
 def chip(color: int, count: int | None = None, *, wide: bool = False) -> Text:
     """A coloured chip for Duel token colour ``color`` (0..6, W U G R K P *): ``W`` or,
     with a count, ``3W``; ``wide`` pads it to `` W `` (a board cell)."""
-    label = DUEL_TOKEN_LETTERS[color] if count is None else f"{count}{DUEL_TOKEN_LETTERS[color]}"
-    if wide:
-        label = f" {label} "
-    return Text(label, style=TOKEN_STYLES[color])
+    return common.token_chip(color, count, DUEL_TOKEN_LETTERS, TOKEN_STYLES, wide=wide)
 
 
 def colorize(text: str, style: str = "") -> Text:
     """``text`` with every Duel token letter (``W U G R K P *``, with an optional count as
     in ``3W``) drawn as a coloured chip; used for notation and card descriptions."""
-    out = Text(style=style)
-    pos = 0
-    for m in _TOKEN_RE.finditer(text):
-        out.append(text[pos : m.start()])
-        out.append(m.group(0), style=_LETTER_STYLE[m.group(2)])
-        pos = m.end()
-    out.append(text[pos:])
-    return out
+    return common.colorize_tokens(text, style, _TOKEN_RE, _LETTER_STYLE)
 
 
 def cost_text(cost: Sequence[int], *, language: str = DEFAULT_LANGUAGE) -> Text:
     """A card cost (W U G R K pearl): ``4W 2K 1P`` with coloured chips; ``free`` when 0."""
-    out = Text()
-    for c, n in enumerate(cost[:6]):
-        if n:
-            if out:
-                out.append(" ")
-            out.append_text(chip(c, n))
+    out = common.counts_text(cost[:6], chip)
     if not out:
         out.append(tui_messages(language).gettext("free"), style="dim")
     return out
 
 
 def tokens_text(tokens: Sequence[int], *, show_zero: bool = True) -> Text:
-    """Token counts per colour (length 5, 6 or 7), each as a chip: ``2W 0U 1G ...``."""
-    out = Text()
-    for c, n in enumerate(tokens):
-        if not n and not show_zero:
-            continue
-        if out:
-            out.append(" ")
-        t = chip(c, n)
-        if not n:
-            t.stylize("dim")
-        out.append_text(t)
-    return out
+    """Token counts per colour (length 5, 6 or 7), each as a chip: ``2W 0U 1G ...``; a
+    zero count dimmed, or left out when not ``show_zero``."""
+    return common.tokens_text(tokens, chip, show_zero=show_zero)
 
 
 def _bonus_word(card: Card, t: Messages) -> str:
@@ -160,10 +139,8 @@ def card_words(card: Card | HiddenCard | None, language: str = DEFAULT_LANGUAGE)
     (``L1 W 0pt again [2U 2G 1P]``) with its words in ``language``; a hidden card is its
     level only (D22); ``None`` an empty slot."""
     t = tui_messages(language)
-    if card is None:
-        return t.gettext("empty slot")
-    if isinstance(card, HiddenCard):
-        return t.gettext("L{level} (hidden)", level=card.level)
+    if card is None or isinstance(card, HiddenCard):
+        return common.unseen_card_words(card, t)
     cost = " ".join(f"{n}{DUEL_TOKEN_LETTERS[c]}" for c, n in enumerate(card.cost) if n)
     text = f"L{card.level} {_bonus_word(card, t)} {points_short(card.points, t)}"
     if card.crowns:
@@ -198,22 +175,14 @@ def card_text(
     pyramid slot already says it).
     """
     t = tui_messages(language)
-    out = Text()
-    if label:
-        out.append(label, style="bold cyan")
-        out.append(" ")
-    if card is None:
-        out.append(t.gettext("(empty)"), style=EMPTY_STYLE)
-        return out
-    if isinstance(card, HiddenCard):
-        out.append(f"L{card.level} ", style="bold")
-        out.append(t.gettext("(hidden)"), style=HIDDEN_STYLE)
+    out = common.card_start(card, label, t)
+    if card is None or isinstance(card, HiddenCard):
         return out
     if level and not lines:
         out.append(f"L{card.level} ", style="dim")
     out.append_text(bonus_text(card, language=language))
     out.append(" ")
-    out.append(points_short(card.points, t), style=POINTS_STYLE if card.points else "dim")
+    out.append_text(common.card_points(card.points, t))
     if card.crowns:
         out.append(" " + crowns_short(card.crowns, t), style=CROWN_STYLE)
     ability = ability_name(card, language=language)
@@ -252,17 +221,7 @@ def privileges_text(n: int) -> Text:
 
 
 def _require_observation(obs: Any) -> Observation:
-    if not isinstance(obs, Observation):
-        raise TypeError(
-            "the terminal draws only what one seat may see: pass state.observation(seat), "
-            f"not {type(obs).__name__}"
-        )
-    return obs
-
-
-def seat_label(names: Sequence[str] | None, seat: int, *, language: str = DEFAULT_LANGUAGE) -> str:
-    """``names[seat]`` or ``seat N`` when no names are known."""
-    return words.seat_label(names, seat, tui_messages(language))
+    return common.require_observation(obs, Observation)
 
 
 def board_grid(obs: Observation) -> Text:
@@ -396,12 +355,7 @@ def pyramid_table(obs: Observation, *, language: str = DEFAULT_LANGUAGE) -> Tabl
     its slot label ``level.slot``; under each level, how many cards its deck holds."""
     obs = _require_observation(obs)
     t = tui_messages(language)
-    table = Table(
-        box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False, padding=(0, 1)
-    )
-    table.add_column(t.gettext("deck"), style="bold", no_wrap=True, min_width=4)
-    for slot in range(1, 6):
-        table.add_column(t.gettext("slot {n}", n=slot))
+    table = common.cards_table(t, 5, deck_width=4)
     sizes = obs.deck_sizes
     for lvl in (3, 2, 1):
         row: list[RenderableType] = [Text(f"L{lvl}\n{sizes[lvl - 1]:2d}", style="bold")]
@@ -437,14 +391,7 @@ class _ByWidth:
 def _player_cell(
     obs: Observation, p: Any, names: Sequence[str] | None, you: bool, t: Messages
 ) -> Text:
-    who = Text()
-    who.append(f"{TURN_MARK} " if p.seat == obs.current_player else "  ", style="bold green")
-    who.append(f"{p.seat} ", style="dim")
-    mine = you and p.seat == obs.seat
-    label = words.seat_label(names, p.seat, t)
-    who.append(label, style="bold underline" if mine else "bold")
-    if mine and not words.is_you(label, t):
-        who.append(" " + t.gettext("(you)"), style="dim")
+    who = common.seat_cell(obs, p, names, you, t)
     who.append("\n    ")
     points = t.ngettext("{n} prestige point", "{n} prestige points", p.points, n=p.points)
     who.append(points, style=POINTS_STYLE)
@@ -477,12 +424,7 @@ def _labels(t: Messages) -> dict[str, str]:
 
 def _holdings_cell(p: Any, t: Messages) -> Text:
     labels = _labels(t)
-    tok = Text(labels["tok"], style="dim")
-    tok.append_text(tokens_text(p.tokens))
-    over = p.num_tokens > TOKEN_LIMIT
-    tok.append(f" ={p.num_tokens:2d}/{TOKEN_LIMIT}", style="bold red" if over else "dim")
-    tok.append("\n" + labels["bon"], style="dim")
-    tok.append_text(tokens_text(p.bonuses))
+    tok = common.token_rows(p, tokens_text, labels["tok"], labels["bon"], TOKEN_LIMIT)
     tok.append("\n" + labels["pts"], style="dim")
     tok.append_text(tokens_text(p.color_points))
     best, pts = _best_color(p.color_points)
@@ -495,17 +437,10 @@ def _holdings_cell(p: Any, t: Messages) -> Text:
 
 
 def _reserved_cell(p: Any, t: Messages, prefix: str = "") -> Text:
-    res = Text()
-    if not p.reserved and not prefix:
-        res.append("-", style=EMPTY_STYLE)
-    for k, card in enumerate(p.reserved, start=1):
-        if k > 1 or prefix:
-            res.append("\n")
-        res.append(prefix, style="dim")
-        res.append_text(card_text(card, f"r{k}", language=t.language))
-        if p.reserved_blind[k - 1] and not isinstance(card, HiddenCard):
-            res.append(" " + t.gettext("blind"), style="dim")
-    return res
+    def reserved_card(card: Card | HiddenCard, label: str) -> Text:
+        return card_text(card, label, language=t.language)
+
+    return common.reserved_text(p, reserved_card, t, prefix)
 
 
 def players_table(
@@ -557,28 +492,14 @@ def status_line(
     obs = _require_observation(obs)
     t = tui_messages(language)
     out = Text("Splendor Duel · ", style="bold")
-    cur = obs.current_player
-    if cur is None:
-        turns = obs.turn
-        out.append(
-            t.ngettext("game over after {n} turn", "game over after {n} turns", turns, n=turns),
-            style="bold red",
-        )
+    if obs.current_player is None:
+        out.append(common.game_over(obs.turn, t), style="bold red")
         return out
     out.append(t.gettext("turn {n}", n=obs.turn + 1), style="bold")
     if obs.turn_cap is not None:
         out.append(f"/{obs.turn_cap}", style="dim")
-    mine = you and cur == obs.seat
-    if mine:
-        who = t.gettext("your move")
-    else:
-        who = t.gettext("{name} to play", name=words.seat_label(names, cur, t))
-    out.append(" · ")
-    out.append(f"{TURN_MARK} {who}", style="bold green" if mine else "bold")
-    out.append(" " + t.gettext("(seat {seat})", seat=cur))
-    if obs.phase != "main":
-        out.append(f" · {phase_name(obs.phase, t)}", style="bold magenta")
-    elif obs.replenished:
+    common.append_turn_owner(out, obs, names, you, t)
+    if obs.phase == "main" and obs.replenished:
         out.append(" · " + t.gettext("board replenished"), style="magenta")
     if obs.extra_turn:
         out.append(" · " + t.gettext("plays again next"), style="bold yellow")
@@ -617,12 +538,7 @@ def phase_hint(
         )
     if phase == "payment" and obs.payment is not None:
         card, need, gold = obs.payment
-        owed = Text()
-        for c, n in enumerate(need):
-            if n:
-                if owed:
-                    owed.append(" ")
-                owed.append_text(chip(c, n))
+        owed = common.counts_text(need, chip)
         return rich_format(
             t.gettext(
                 "paying for {card} · still owed {owed} · gold spent: {gold} · 'gold W' spends "
@@ -737,16 +653,10 @@ def render_board(
         pyramid_table(obs, language=language),
         players_table(obs, names, you=you, language=language),
     ]
-    hint = phase_hint(obs, names, language=language)
-    if hint is not None:
-        parts.append(hint)
-    return Panel(
-        Group(*parts),
-        title=status_line(obs, names, you=you, language=language),
-        title_align="left",
-        border_style="cyan",
-        box=box.ROUNDED,
-        padding=(0, 1),
+    return common.board_panel(
+        parts,
+        phase_hint(obs, names, language=language),
+        status_line(obs, names, you=you, language=language),
     )
 
 
@@ -809,10 +719,9 @@ def describe(obs: Observation, action: Any, *, language: str = DEFAULT_LANGUAGE)
         card = obs.pyramid[a.level - 1][a.slot - 1]
         return f"{a}: {card_words(card, language)}"
     if a.reserved and a.slot:
-        seat = obs.current_player if obs.current_player is not None else obs.seat
-        reserved = obs.player(seat).reserved
-        if a.slot <= len(reserved):
-            return f"{a}: {card_words(reserved[a.slot - 1], language)}"
+        reserved = common.reserved_words(obs, a, card_words, language)
+        if reserved is not None:
+            return reserved
     if a.kind == "take":
         board = obs.board
         got = " ".join(
@@ -879,25 +788,14 @@ def _short(obs: Observation, action: Any, t: Messages) -> Text:
     return colorize(text)
 
 
-def _groups(legal: Sequence[Any]) -> list[tuple[str, list[tuple[int, Any]]]]:
-    groups: dict[str, list[tuple[int, Any]]] = {}
-    for i, a in enumerate(legal, start=1):
-        groups.setdefault(_GROUP_OF.get(a.kind, a.kind), []).append((i, a))
-    return list(groups.items())
-
-
 def action_groups(
     obs: Observation, legal: Sequence[Any], *, language: str = DEFAULT_LANGUAGE
 ) -> list[tuple[str, list[tuple[int, Any]]]]:
-    """``legal`` as ``[(group label, [(number, action), ...]), ...]``; numbers are 1-based
-    positions in ``legal`` (what the person types); labels in ``language``."""
-    labels = _group_labels(tui_messages(language))
-    return [(labels.get(key, key), items) for key, items in _groups(legal)]
-
-
-def _span(items: Sequence[tuple[int, Any]]) -> str:
-    first, last = items[0][0], items[-1][0]
-    return f"{first}" if first == last else f"{first}-{last}"
+    """``legal`` as ``[(group label, [(number, action), ...]), ...]`` (privilege,
+    replenish, take, take gold, reserve, buy, buy+pay, payment, joker, token, steal, royal,
+    return, pass); numbers are 1-based positions in ``legal`` (what the person types);
+    labels in ``language``."""
+    return common.labelled_groups(legal, _GROUP_OF, _group_labels(tui_messages(language)))
 
 
 def render_actions(
@@ -912,16 +810,10 @@ def render_actions(
     """
     obs = _require_observation(obs)
     t = tui_messages(language)
-    labels = _group_labels(t)
-    groups = _groups(legal)
-    label_w = max((len(labels.get(key, key)) for key, _ in groups), default=4) + 1
-    out = Text()
-    for g, (key, items) in enumerate(groups):
-        if g:
-            out.append("\n")
-        out.append(f"{labels.get(key, key):<{label_w}}", style="bold")
+
+    def summary(out: Text, key: str, items: list[tuple[int, Any]]) -> bool:
         if key == "take" and len(items) > MAX_LISTED_TAKES:
-            out.append(f"{_span(items)} ", style="cyan")
+            out.append(f"{common.span(items)} ", style="cyan")
             out.append(
                 t.ngettext(
                     "{n} line: type its cells, like 'take c3 c4 c5' (1-3 adjacent cells in a "
@@ -933,48 +825,26 @@ def render_actions(
                 ),
                 style="dim",
             )
-            continue
+            return True
         if key == "buy+pay":
-            out.append(f"{_span(items)} ", style="cyan")
-            out.append(
-                t.gettext(
-                    "the same buys, choosing the payment: add 'choose' (buy 1.2 choose); "
-                    "'list' shows them"
-                ),
-                style="dim",
-            )
-            continue
-        cells = []
-        for num, a in items:
-            cell = Text(f"{num:>2} ", style="cyan")
-            cell.append_text(_short(obs, a, t))
-            cells.append(cell)
-        cell_w = max(c.cell_len for c in cells) + 2
-        per_line = max(1, (width - label_w) // cell_w)
-        for k, cell in enumerate(cells):
-            if k and k % per_line == 0:
-                out.append("\n" + " " * label_w)
-            out.append_text(cell)
-            if (k + 1) % per_line and k + 1 < len(cells):
-                out.append(" " * (cell_w - cell.cell_len))
-    return out
+            common.append_choose_note(out, f"{common.span(items)} ", t)
+            return True
+        return False
+
+    labels = _group_labels(t)
+    return common.numbered_actions(
+        legal, _GROUP_OF, labels, width, lambda a: _short(obs, a, t), summary
+    )
 
 
 def render_action_list(
     obs: Observation, legal: Sequence[Any], *, language: str = DEFAULT_LANGUAGE
 ) -> Table:
-    """Every legal decision on its own line: number, notation and what it means
-    (:func:`describe`), for ``list`` and ``?``."""
+    """Every legal decision on its own line: number, notation and what it means (the card,
+    tokens or royal card it concerns, :func:`describe`), for ``list`` and ``?``."""
     obs = _require_observation(obs)
     t = tui_messages(language)
-    table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False, padding=(0, 1))
-    table.add_column("#", justify="right", style="cyan")
-    table.add_column(t.gettext("type this"), no_wrap=True)
-    table.add_column(t.gettext("meaning"))
-    for i, a in enumerate(legal, start=1):
-        _, _, what = describe(obs, a, language=language).partition(": ")
-        table.add_row(str(i), colorize(str(a)), colorize(what) if what else Text(""))
-    return table
+    return common.action_table(legal, lambda a: describe(obs, a, language=language), colorize, t)
 
 
 # ----------------------------------------------------------------------------- results
@@ -1078,46 +948,25 @@ def render_scores(
     winner marked, and how the game was won (D21) or capped (D25)."""
     obs = _require_observation(obs)
     t = tui_messages(language)
-    winners = set(obs.winners)
-    title = t.gettext("final scores") if obs.is_terminal else t.gettext("scores")
-    table = Table(title=title, box=box.ROUNDED)
-    table.add_column(t.gettext("seat"), justify="right")
-    table.add_column(t.gettext("player"))
-    table.add_column(t.gettext("points"), justify="right", style=POINTS_STYLE)
-    table.add_column(t.gettext("crowns"), justify="right", style=CROWN_STYLE)
-    table.add_column(t.gettext("best colour"), justify="right")
-    table.add_column(t.gettext("cards"), justify="right")
-    table.add_column(t.gettext("royals"), justify="right")
-    table.add_column("")
-    for p in obs.players:
-        won = p.seat in winners
-        mark = Text(t.gettext("winner"), style="bold green") if won else Text("")
+    right = {"justify": "right"}
+    columns = [
+        (t.gettext("crowns"), {"justify": "right", "style": CROWN_STYLE}),
+        (t.gettext("best colour"), right),
+        (t.gettext("cards"), right),
+        (t.gettext("royals"), right),
+    ]
+
+    def cells(p: Any) -> list[RenderableType]:
         best, pts = _best_color(p.color_points)
-        table.add_row(
-            str(p.seat),
-            words.seat_label(names, p.seat, t),
-            str(p.points),
-            str(p.crowns),
-            colorize(f"{pts} {GEM_LETTERS[best]}") if pts else Text("0", style="dim"),
-            str(len(p.purchased)),
-            str(len(p.royals)),
-            mark,
-        )
+        colour = colorize(f"{pts} {GEM_LETTERS[best]}") if pts else Text("0", style="dim")
+        return [str(p.crowns), colour, str(len(p.purchased)), str(len(p.royals))]
+
+    table = common.scores_table(obs, names, t, columns, cells)
     caption = victory_text(obs, names, you=you, language=language)
     if caption:
         table.caption = caption
         table.caption_style = "bold"
     return table
-
-
-def result_lines(obs: Any, names: Sequence[str], *, language: str = DEFAULT_LANGUAGE) -> list[str]:
-    """``scores: a 21, b 9`` and ``winner: a (points, 46 turns)``, in English the words of
-    ``splendor replay`` (``no winner (turn cap, 400 turns)`` after a turn cap)."""
-    t = tui_messages(language)
-    lines = [words.scores_line(names, obs.scores, t)]
-    if obs.is_terminal:
-        lines.append(words.winner_line(names, obs.winners, obs.end_reason, obs.turn, t))
-    return lines
 
 
 __all__ = [
