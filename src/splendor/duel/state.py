@@ -10,21 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from ..colors import DUEL_TOKEN_LETTERS
 from ..core import (
-    ArrayPosition,
+    ArrayObservation,
+    ArrayState,
+    ArrayView,
+    GameTables,
     HiddenCard,
     IllegalActionError,
-    check_integer_fields,
     check_seed,
-    seed_rng,
+    coerce_action,
+    determinize_array,
+    warm_up_kernels,
 )
-from ..core import array_from_dict as _array_from_dict
-from ..core import array_to_dict as _array_to_dict
 from . import rules
 from .actions import ACTIONS, NUM_ACTIONS, Action
 from .board import NUM_CELLS, cell_name
@@ -154,42 +155,45 @@ def _empty_array() -> np.ndarray:
     return np.zeros(1, dtype=STATE_DTYPE)
 
 
-class _View:
-    """Read-only accessors shared by :class:`State` and :class:`Observation`."""
+GAME_TABLES: GameTables[Action, Card] = GameTables(
+    name="duel",
+    state_dtype=STATE_DTYPE,
+    position_format=POSITION_FORMAT,
+    position_version=POSITION_VERSION,
+    game_label="Splendor Duel",
+    phase_names=PHASE_NAMES,
+    end_names=END_NAMES,
+    ph_pay=rules.PH_PAY,
+    ph_over=rules.PH_OVER,
+    cards=CARDS,
+    action_type=Action,
+    actions=ACTIONS,
+    num_actions=NUM_ACTIONS,
+    first_reserved_src=NUM_PYRAMID,  # pay_src: 0-11 pyramid, 12-14 reserved
+    legal_mask=rules.legal_mask,
+    apply=rules.apply,
+    determinize_into=rules.determinize_into,
+    gate=position_problems,  # check_invariants
+    notation="splendor.duel.notation",
+    seats_text="0 or 1",
+    legal_shown=40,
+    state_label="duel State",
+)
+"""What the views shared with classic Splendor (:class:`splendor.core.ArrayView`) need of
+Splendor Duel."""
 
-    __slots__ = ("_a",)
-    _a: np.ndarray
 
-    @property
-    def array(self) -> np.ndarray:
-        """A copy of the underlying structured array (shape (1,), :data:`STATE_DTYPE`)."""
-        return self._a.copy()
+class _View(ArrayView[Action, Card]):
+    """Read-only accessors shared by :class:`State` and :class:`Observation`, besides those
+    both games share (:class:`splendor.core.ArrayView`)."""
+
+    __slots__ = ()
+    _game = GAME_TABLES
 
     @property
     def num_players(self) -> int:
         """Always 2."""
         return NUM_PLAYERS
-
-    @property
-    def current_player(self) -> int | None:
-        """Seat that owes the next decision, or ``None`` once the game is over."""
-        c = int(self._a[0]["current"])
-        return None if c < 0 else c
-
-    @property
-    def phase(self) -> str:
-        """The decision owed: ``main``, ``reserve``, ``payment``, ``joker``, ``token``,
-        ``steal``, ``royal``, ``return tokens`` or ``game over``."""
-        return PHASE_NAMES[int(self._a[0]["phase"])]
-
-    @property
-    def is_terminal(self) -> bool:
-        return int(self._a[0]["phase"]) == rules.PH_OVER
-
-    @property
-    def turn(self) -> int:
-        """Number of completed turns (extra turns of ``again`` included)."""
-        return int(self._a[0]["turn"])
 
     @property
     def turn_cap(self) -> int | None:
@@ -206,17 +210,6 @@ class _View:
     def extra_turn(self) -> bool:
         """True when the current player will play again after this turn (D13)."""
         return bool(self._a[0]["again"])
-
-    @property
-    def end_reason(self) -> str | None:
-        """``"points"``, ``"crowns"``, ``"colour"`` (D21), ``"turn cap"`` (D25) or
-        ``None`` while the game goes on."""
-        return END_NAMES.get(int(self._a[0]["end_reason"]))
-
-    @property
-    def scores(self) -> list[int]:
-        """Prestige points per seat (cards and royal cards)."""
-        return [int(x) for x in self._a[0]["points"]]
 
     @property
     def winners(self) -> list[int]:
@@ -241,12 +234,6 @@ class _View:
         return 3 - int(self._a[0]["privileges"].sum())
 
     @property
-    def deck_sizes(self) -> tuple[int, int, int]:
-        """Cards left in the level 1, 2, 3 decks."""
-        d = self._a[0]["deck_len"]
-        return (int(d[0]), int(d[1]), int(d[2]))
-
-    @property
     def pyramid(self) -> tuple[tuple[Card | None, ...], ...]:
         """The face-up pyramid, ``pyramid[level-1][slot-1]`` (5, 4 and 3 slots); ``None``
         for an empty slot (D3, D11)."""
@@ -267,15 +254,6 @@ class _View:
         )
 
     @property
-    def payment(self) -> tuple[Card, tuple[int, ...], int] | None:
-        """During a chosen payment (D10): the card, the tokens still owed (6: W U G R K
-        pearl) and the gold committed; else ``None``."""
-        s = self._a[0]
-        if int(s["phase"]) != rules.PH_PAY:
-            return None
-        return CARDS[int(s["pay_card"])], tuple(int(x) for x in s["pay_need"]), int(s["pay_gold"])
-
-    @property
     def pending_card(self) -> Card | None:
         """The card just bought whose joker, token or steal is being resolved, else None."""
         c = int(self._a[0]["pend_card"])
@@ -287,16 +265,9 @@ class _View:
         Raises:
             ValueError: ``seat`` is not 0 or 1.
         """
-        if seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, got {seat}")
+        self._check_seat(seat)
         s = self._a[0]
-        nr = int(s["num_reserved"][seat])
-        reserved: list[Card | HiddenCard] = []
-        for k in range(nr):
-            cid = int(s["reserved"][seat, k])
-            reserved.append(
-                CARDS[cid] if cid >= 0 else HiddenCard(int(s["reserved_level"][seat, k]))
-            )
+        reserved, blind = self._reserved(seat)
         mine = np.flatnonzero(s["card_owner"] == seat)
         return PlayerView(
             seat=seat,
@@ -306,8 +277,8 @@ class _View:
             crowns=int(s["crowns"][seat]),
             color_points=tuple(int(x) for x in s["color_points"][seat]),
             privileges=int(s["privileges"][seat]),
-            reserved=tuple(reserved),
-            reserved_blind=tuple(bool(s["reserved_blind"][seat, k]) for k in range(nr)),
+            reserved=reserved,
+            reserved_blind=blind,
             purchased=tuple(CARDS[int(c)] for c in mine),
             purchased_colors=tuple(int(s["card_color"][c]) for c in mine),
             royals=tuple(ROYALS[int(k)] for k in np.flatnonzero(s["royal_owner"] == seat)),
@@ -317,16 +288,6 @@ class _View:
     def players(self) -> list[PlayerView]:
         """Both seats' :class:`PlayerView`."""
         return [self.player(0), self.player(1)]
-
-    def legal_mask(self) -> np.ndarray:
-        """Legal decisions of the current player: bool array of shape ``(NUM_ACTIONS,)``."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-        rules.legal_mask(self._a, mask)
-        return mask
-
-    def legal_actions(self) -> list[Action]:
-        """Legal decisions of the current player, in id order (``[]`` once over)."""
-        return [ACTIONS[i] for i in np.flatnonzero(self.legal_mask())]
 
     def describe(self, action: Action | int | str) -> str:
         """A plain-English description of ``action`` in this position (for UIs and logs)."""
@@ -358,199 +319,32 @@ def to_action(action: Action | int | str) -> Action:
     Raises:
         ValueError: a malformed string or an id out of range.
     """
-    if isinstance(action, Action):
-        return action
-    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
-        return Action.from_id(int(action))
-    if isinstance(action, str):
-        return Action.parse(action)
-    raise ValueError(f"an action must be an Action, an id or a string, got {action!r}")
+    return coerce_action(action, Action)
 
 
-class State(_View, ArrayPosition):
-    """A full game of Splendor Duel, hidden information included (for the host).
-
-    Create with :func:`new_game` or :meth:`from_dict`; change it only with :meth:`apply`.
-    """
-
-    __slots__ = ()
-
-    def __init__(self, array: np.ndarray) -> None:
-        """Wrap ``array`` (shape (1,), :data:`STATE_DTYPE`) without copying.
-
-        Raises:
-            ValueError: wrong shape or dtype.
-        """
-        if not isinstance(array, np.ndarray) or array.dtype != STATE_DTYPE or array.shape != (1,):
-            raise ValueError("a duel State wraps a numpy array of shape (1,) and dtype STATE_DTYPE")
-        self._a = array
-
-    def apply(self, action: Action | int | str) -> None:
-        """Play one decision for the current player (mutates the state).
-
-        Raises:
-            ValueError: ``action`` is malformed (bad notation or id).
-            IllegalActionError: ``action`` is not legal now; the state is unchanged and the
-                message lists the legal decisions.
-        """
-        a = to_action(action)
-        if rules.apply(self._a, a.id) != 0:
-            raise IllegalActionError(self._illegal_message(a))
-
-    def _illegal_message(self, a: Action) -> str:
-        if self.is_terminal:
-            return f"illegal action {str(a)!r}: the game is over"
-        legal = [str(x) for x in self.legal_actions()]
-        shown = ", ".join(legal[:40]) + (f", … ({len(legal)} in all)" if len(legal) > 40 else "")
-        return (
-            f"illegal action {str(a)!r} for seat {self.current_player} "
-            f"(phase: {self.phase}). Legal now: {shown}"
-        )
-
-    def copy(self) -> State:
-        """An independent copy that replays identically."""
-        return State(self._a.copy())
-
-    def observation(self, seat: int) -> Observation:
-        """What ``seat`` may see (D22): deck order, the generator (so the bag's draw order)
-        and the opponent's blind reserves removed (their level stays).
-
-        Raises:
-            ValueError: ``seat`` is not 0 or 1.
-        """
-        if seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, got {seat}")
-        a = self._a.copy()
-        s = a[0]
-        s["decks"][:] = -1
-        s["rng"][:] = 0
-        s["observer"] = seat
-        paying = -1  # a blind reserve being paid for is public (it is being bought)
-        if int(s["phase"]) == rules.PH_PAY and int(s["pay_src"]) >= NUM_PYRAMID:
-            paying = int(s["pay_src"]) - NUM_PYRAMID
-        other = 1 - seat
-        for k in range(MAX_RESERVED):
-            if s["reserved_blind"][other, k] and not (other == self.current_player and k == paying):
-                s["reserved"][other, k] = -1
-        return Observation(a)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The position as a JSON-able dict holding everything, deck order included.
-
-        Format ``splendor-duel-position`` version 1: one key per field of
-        :data:`STATE_DTYPE` (nested lists of ints; ``rng`` as decimal strings), plus
-        ``format`` and ``version``.
-        """
-        return _array_to_dict(self._a, POSITION_FORMAT, POSITION_VERSION)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> State:
-        """Load a position written by :meth:`to_dict`: the one gate for positions from
-        outside (JSON, OpenSpiel's ``deserialize_state``, hosts).
-
-        Every field is range-checked and the position must be sound as
-        :func:`check_invariants` judges it (tokens, privileges and cards conserved; the
-        decision in progress consistent with the card being resolved or paid for; the
-        turn against the cap, D25; in progress or finished with a reason that holds,
-        D21), so that the compiled rules never read outside their tables and keep every
-        invariant from there on.
-
-        Raises:
-            ValueError: wrong format or version; a missing or malformed field (not an
-                integer, or nested lists of them, of its shape and type range: a float,
-                a boolean or text is refused); or a position that breaks an invariant:
-                ``corrupt position: `` and each problem, naming the field and the rule
-                (``turn=-3: the turn is 0..turn_cap=100 (D25)``).
-        """
-        arr = _array_from_dict(
-            data, STATE_DTYPE, POSITION_FORMAT, POSITION_VERSION, "Splendor Duel"
-        )
-        check_integer_fields(data, STATE_DTYPE)  # no 1.5, true or "7" read as integers
-        problems = check_invariants(arr)
-        if problems:
-            raise ValueError("corrupt position: " + "; ".join(problems))
-        return cls(arr)
-
-    def to_text(self) -> str:
-        """The position as one line of text (a FEN for the duel, ``docs/notation.md``):
-        what is where, deck order and generator included; derived fields left out.
-        ``State.from_text(s.to_text())`` equals ``s``."""
-        from .notation import to_text
-
-        return to_text(self._a)
-
-    @classmethod
-    def from_text(cls, text: str) -> State:
-        """Read a position written by :meth:`to_text`; every derived field is computed and
-        the position passes the same gate as :meth:`from_dict`.
-
-        Raises:
-            splendor.notation.NotationError: (a ``ValueError``) text that cannot be read;
-                the message names the field and says what is allowed.
-            ValueError: an impossible position (``corrupt position: …``, naming the field
-                and the rule).
-        """
-        from .notation import state_from_text
-
-        return state_from_text(text)
-
-    def __repr__(self) -> str:
-        return (
-            f"<duel.State turn={self.turn} current={self.current_player} "
-            f"phase={self.phase!r} scores={self.scores}>"
-        )
-
-
-class Observation(_View):
+class Observation(_View, ArrayObservation[Action, Card]):
     """What one seat may see of a duel (D22): a :class:`State`-shaped view without deck
     order, the generator and the opponent's blind-reserved cards.
 
     Bots receive observations, never states; :func:`determinize` turns one back into a
-    full :class:`State` consistent with it.
+    full :class:`State` consistent with it. ``to_dict``, ``to_text``, ``from_text`` and
+    the accessors both games share are :class:`splendor.core.ArrayObservation`'s.
     """
 
     __slots__ = ()
 
-    def __init__(self, array: np.ndarray) -> None:
-        self._a = array
-        self._a.setflags(write=False)
 
-    @property
-    def seat(self) -> int:
-        """The seat this observation belongs to."""
-        return int(self._a[0]["observer"])
+class State(_View, ArrayState[Action, Card, Observation]):
+    """A full game of Splendor Duel, hidden information included (for the host).
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able dict of the observation (same layout as :meth:`State.to_dict`; hidden
-        fields hold -1, the generator 0)."""
-        return _array_to_dict(self._a, POSITION_FORMAT, POSITION_VERSION)
+    Create with :func:`new_game` or :meth:`from_dict`; change it only with :meth:`apply`.
+    ``apply``, ``copy``, ``observation`` (D22), ``to_dict``/``from_dict`` (gated by
+    :func:`check_invariants`), ``to_text``/``from_text`` and the accessors both games
+    share are :class:`splendor.core.ArrayState`'s.
+    """
 
-    def to_text(self) -> str:
-        """The observation as one line of text (``docs/notation.md``): like
-        :meth:`State.to_text` with ``observer=``, deck sizes instead of deck order, no
-        generator, and the opponent's blind reserves as ``?level`` (D22)."""
-        from .notation import to_text
-
-        return to_text(self._a)
-
-    @classmethod
-    def from_text(cls, text: str) -> Observation:
-        """Read an observation written by :meth:`to_text`.
-
-        Raises:
-            splendor.notation.NotationError: text that cannot be read, or that shows what
-                its seat cannot see (D22).
-            ValueError: no sound position has this view (``corrupt position: …``).
-        """
-        from .notation import observation_from_text
-
-        return observation_from_text(text)
-
-    def __repr__(self) -> str:
-        return (
-            f"<duel.Observation seat={self.seat} turn={self.turn} "
-            f"current={self.current_player} phase={self.phase!r}>"
-        )
+    __slots__ = ()
+    _observation_type = Observation
 
 
 def new_game(
@@ -595,17 +389,7 @@ def determinize(observation: Observation, rng: np.random.Generator | int | None 
     Raises:
         ValueError: the observation is inconsistent (its unseen card counts do not match).
     """
-    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-    r = np.zeros(1, dtype=np.uint64)
-    seed_rng(r, int(gen.integers(0, 2**63)))
-    out = np.zeros(1, dtype=STATE_DTYPE)
-    code = rules.determinize_into(observation._a, out, r)
-    if code < 0:
-        raise ValueError(
-            f"inconsistent observation: the unseen level-{-code} cards do not match its "
-            "hidden reserves plus deck size"
-        )
-    return State(out)
+    return State(determinize_array(observation._a, rng, rules.determinize_into))
 
 
 def warm_up() -> None:
@@ -614,11 +398,7 @@ def warm_up() -> None:
     The first run after installation compiles for some seconds; interfaces call this under
     a "preparing the engine…" message so that they never look frozen.
     """
-    st = new_game(2, 0)
-    st.legal_actions()
-    rules.is_legal(st._a, 0)
-    done = st.copy()
-    rules.random_playout(done._a, np.ones(1, dtype=np.uint64), 1 << 20)
+    warm_up_kernels(new_game(2, 0), rules.is_legal, rules.random_playout, [0])
 
 
 # --------------------------------------------------------------------------- invariants
