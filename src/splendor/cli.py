@@ -38,7 +38,7 @@ def play(
         help="Comma-separated seats in seat order: human, random, greedy, "
         "mcts[:BUDGET[:PLAYOUT]] (e.g. mcts:1s, mcts:250ms, mcts:5000:random), the levels "
         "easy, medium, hard, or external:CMD (a program speaking the JSON-lines bot protocol, "
-        "e.g. external:./examples/external_bot.py; see README 'Bot protocol'). Missing seats "
+        "e.g. external:./examples/external_bot.py; see docs/protocol.md). Missing seats "
         "are filled with greedy bots. A bot that fails forfeits the game.",
     ),
     seed: int | None = typer.Option(None, "--seed", help="Deal seed (random if omitted)."),
