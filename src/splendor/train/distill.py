@@ -348,7 +348,7 @@ def label_game(
         if keep or (by_teacher and len(legal) > 1):
             observation = state.observation(seat)
             z = np.full(n, 1.0 / n)
-            if searcher is None or n > 2:
+            if keep and (searcher is None or n > 2):  # a position only played needs no value
                 obs = observation.array
                 if label(obs, work, mask.copy(), reward, acc, config.playouts, search_rng) < 0:
                     raise RuntimeError("an observation of a real game could not be determinized")
