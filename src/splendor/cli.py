@@ -36,9 +36,10 @@ def play(
         "--seats",
         "-s",
         help="Comma-separated seats in seat order: human, random, greedy, "
-        "mcts[:BUDGET[:PLAYOUT]] (e.g. mcts:1s, mcts:250ms, mcts:5000:random), the levels "
-        "easy, medium, hard, or external:CMD (a program speaking the JSON-lines bot protocol, "
-        "e.g. external:./examples/external_bot.py; see docs/protocol.md). Missing seats "
+        "mcts[:BUDGET[:PLAYOUT]] (e.g. mcts:1s, mcts:250ms, mcts:5000:random), net[:BUDGET], "
+        "the levels easy, medium, hard, expert, or external:CMD (a program speaking the "
+        "JSON-lines bot protocol, e.g. external:./examples/external_bot.py; see "
+        "docs/protocol.md). Missing seats "
         "are filled with greedy bots. A bot that fails forfeits the game.",
     ),
     seed: int | None = typer.Option(None, "--seed", help="Deal seed (random if omitted)."),
@@ -545,7 +546,8 @@ def arena(
         "--bots",
         "-b",
         help="Comma-separated bot specs: random, greedy, mcts, mcts:1s, mcts:250ms, "
-        "mcts:5000 (iterations), mcts:1s:random, easy, medium, hard, external:CMD. "
+        "mcts:5000 (iterations), mcts:1s:random, net, net:250ms, easy, medium, hard, expert, "
+        "external:CMD. "
         "At least two; a repeated spec is labelled random-0, random-1…",
     ),
     games: int = typer.Option(
@@ -766,8 +768,8 @@ def serve(
     bot_workers: int | None = typer.Option(
         None,
         "--bot-workers",
-        help="Processes in which the searching bots (medium, hard) think (default: CPU count, "
-        "at most 4); random, greedy and easy think in one more process.",
+        help="Processes in which the searching bots (medium, hard, expert) think (default: "
+        "CPU count, at most 4); random, greedy and easy think in one more process.",
     ),
     create_rate: str = typer.Option(
         "30/minute",

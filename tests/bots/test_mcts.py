@@ -204,8 +204,7 @@ def test_tree_capacity_must_be_positive():
         ("mcts:5000:random", None, 5000, "random"),
         ("mcts:2s:greedy", 2.0, None, "greedy"),
         ("mcts:1s:heuristic", 1.0, None, "heuristic"),
-        ("hard", 1.0, None, None),
-        ("medium", None, 1000, "random"),
+        ("medium", 0.05, None, None),
     ],
 )
 def test_specs_build_configured_bots(spec, seconds, iterations, playout):

@@ -55,6 +55,24 @@ def test_specs_and_mismatches_are_refused_clearly(tmp_path) -> None:
         NetBot(net, seconds=0)
 
 
+@pytest.mark.parametrize("level, seconds", [("hard", 0.05), ("expert", 1.0)])
+def test_the_top_levels_are_the_shipped_network_with_their_time(level: str, seconds: float) -> None:
+    """``hard`` and ``expert`` (issue 17) search with the shipped network, each with its own
+    time per decision; a level takes no options."""
+    p = parse_bot_spec(level)
+    assert (p.kind, p.label, p.seconds, p.iterations, p.command) == (
+        "net",
+        level,
+        seconds,
+        None,
+        "",
+    )
+    bot = make_bot(level, seed=2)
+    assert isinstance(bot, NetBot) and (bot.name, bot.seconds) == (level, seconds)
+    with pytest.raises(ValueError, match="takes no options"):
+        parse_bot_spec(f"{level}:2s")
+
+
 def test_the_shipped_network_or_mcts_where_none_ships(tmp_path, monkeypatch) -> None:
     """``net`` without a file plays the network shipped for the game and player count
     (:mod:`splendor.bots.nets`), and MCTS with the same budget where none ships."""

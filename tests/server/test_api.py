@@ -71,7 +71,7 @@ def true_positions(record: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_meta(client: TestClient) -> None:
     m = client.get("/api/meta").json()
-    assert m["bots"] == ["random", "greedy", "easy", "medium", "hard"]
+    assert m["bots"] == ["random", "greedy", "easy", "medium", "hard", "expert"]
     assert m["games"]["splendor"]["min_players"] == 2 and m["games"]["splendor"]["max_players"] == 4
     assert m["games"]["duel"]["max_players"] == 2
     assert len(m["games"]["splendor"]["tables"]["cards"]) == 90

@@ -206,7 +206,7 @@ def pg_cluster() -> Any:
 def test_database_outage_then_sigkill_and_restart_on_postgresql(
     tmp_path: Path, pg_cluster: Any
 ) -> None:
-    """Three games against ``hard`` (one second a decision, one worker: their decisions
+    """Three games against ``expert`` (one second a decision, one worker: their decisions
     queue; each bot has moved once, so the worker is warm) are waiting for their bots
     when PostgreSQL stops for about 4 s: the bots' moves do not commit. Before the fix
     those games stayed stuck with the bot to move until a restart; now every bot moves
@@ -227,7 +227,7 @@ def test_database_outage_then_sigkill_and_restart_on_postgresql(
                 f"{base}/api/games",
                 json={
                     "game": "splendor",
-                    "seats": [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "hard"}],
+                    "seats": [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "expert"}],
                 },
                 timeout=10,
             )

@@ -81,7 +81,8 @@ def test_bad_seats_name_what_is_allowed(seats, message, tmp_path):
 
 def test_seat_forms_list_every_kind():
     assert SEAT_FORMS == (
-        "human, random, greedy, mcts[:BUDGET[:PLAYOUT]], easy, medium, hard, external:CMD"
+        "human, random, greedy, mcts[:BUDGET[:PLAYOUT]], net[:BUDGET], easy, medium, hard, expert, "
+        "external:CMD"
     )
 
 

@@ -18,7 +18,7 @@ given. Specs:
                            1 s or the budget given (:mod:`splendor.bots.net_bot`)
 ``net:FILE.npz``           the same with a network file (1 s per decision)
 ``net:800:FILE.npz``       the same with a budget (``800`` iterations, ``1s``, ``250ms``)
-``easy|medium|hard``       the difficulty levels for people (:data:`LEVELS`)
+``easy|medium|hard|expert`` the difficulty levels for people (:data:`LEVELS`)
 ``external:CMD``           a program speaking the JSON-lines bot protocol (docs/protocol.md)
 =========================  ===============================================================
 """
@@ -38,18 +38,22 @@ BOT_NAMES: tuple[str, ...] = (
     "easy",
     "medium",
     "hard",
+    "expert",
     "external",
 )
 """The kinds of bot spec accepted by :func:`make_bot`."""
 
 LEVELS: dict[str, str] = {
     "easy": "greedy",
-    "medium": "mcts:1000:random",
-    "hard": "mcts:1s",
+    "medium": "mcts:50ms",
+    "hard": "net:50ms",
+    "expert": "net:1s",
 }
-"""Difficulty levels for people, each a named bot spec: ``easy`` is the one-ply greedy bot,
-``medium`` a small MCTS with random playouts, ``hard`` MCTS with one second per decision
-and the game's default playouts."""
+"""Difficulty levels for people (issue 17), each a named bot spec and a fixed time per
+decision: ``easy`` is the one-ply greedy bot (instant), ``medium`` MCTS with 50 ms a
+decision, ``hard`` the search guided by the shipped network with 50 ms, ``expert`` the same
+search with 1 s. Each is measured against the one below in ``results/strength/levels-*``
+(docs/strength.md)."""
 
 PLAYOUTS: tuple[str, ...] = ("greedy", "heuristic", "random")
 """Playout policies of the MCTS bot."""
@@ -121,7 +125,9 @@ def parse_bot_spec(spec: str) -> BotSpec:
         if rest:
             raise ValueError(f"level {kind!r} takes no options, got {raw!r}")
         inner = parse_bot_spec(LEVELS[kind])
-        return BotSpec(inner.kind, kind, inner.seconds, inner.iterations, inner.playout)
+        return BotSpec(
+            inner.kind, kind, inner.seconds, inner.iterations, inner.playout, inner.command
+        )
     if kind in ("random", "greedy"):
         if rest:
             raise ValueError(f"bot {kind!r} takes no options, got {raw!r}")

@@ -313,7 +313,7 @@ def create_app(
         executor: where the quick bots (random, greedy, easy) think; default a spawn
             process pool of one process, owned (and shut down) by the app. Given
             executors are not shut down by the app.
-        search_executor: where the searching bots (medium, hard) think; default
+        search_executor: where the searching bots (medium, hard, expert) think; default
             ``executor`` when one is given, else an owned pool of ``bot_workers`` processes.
         bot_workers: size of the default search pool (default: CPU count, at most 4).
         limits: sizes and rates (default :class:`Limits`).

@@ -1,7 +1,7 @@
 """Bot decisions off the event loop, in worker processes.
 
 The engine and the bots are numba code that holds the GIL, so threads would let one slow
-bot (``hard`` searches 1 s a decision) stall every other game: decisions run in a
+bot (``expert`` searches 1 s a decision) stall every other game: decisions run in a
 :class:`concurrent.futures.ProcessPoolExecutor` with the ``spawn`` start method (safe with
 threads in the server process). A worker receives only the bot seat's *observation*
 (never the state, so no bot can read hidden information) and a bot seed drawn with
@@ -28,12 +28,13 @@ from typing import Any
 
 import numpy as np
 
-SERVER_BOTS = ("random", "greedy", "easy", "medium", "hard")
+SERVER_BOTS = ("random", "greedy", "easy", "medium", "hard", "expert")
 """Bot specs a game may seat (``splendor.bots.make_bot``)."""
 
-SEARCH_BOTS = frozenset({"medium", "hard"})
-"""Bots that search (MCTS, up to about 1 s a decision): they think in their own pool, so
-that they never hold up the quick bots (random, greedy, easy: milliseconds)."""
+SEARCH_BOTS = frozenset({"medium", "hard", "expert"})
+"""Bots that search (50 ms to 1 s a decision, :data:`splendor.bots.LEVELS`): they think in
+their own pool, so that they never hold up the quick bots (random, greedy, easy:
+milliseconds)."""
 
 
 def make_executor(workers: int | None = None) -> ProcessPoolExecutor:

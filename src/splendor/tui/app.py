@@ -10,7 +10,7 @@ between the games (drawing, notation, explanations, log events) comes from
 :mod:`splendor.tui.games`.
 
 Seats are ``human`` or a bot spec (:func:`splendor.bots.parse_bot_spec`): ``random``,
-``greedy``, ``mcts[:BUDGET[:PLAYOUT]]``, the levels ``easy``/``medium``/``hard``, or
+``greedy``, ``mcts[:BUDGET[:PLAYOUT]]``, the levels ``easy``/``medium``/``hard``/``expert``, or
 ``external:CMD``, a program speaking the bot protocol. A bot that fails (it raises, crashes,
 answers garbage or an illegal action, or runs out of time) loses the game by forfeit: the
 reason is printed and the record is saved with that result.
@@ -38,7 +38,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from ..bots import BOT_NAMES, make_bot, parse_bot_spec
+from ..bots import BOT_NAMES, make_bot, parse_bot_spec, warm_up_spec
 from ..bots.external import ExternalBot
 from ..game import games, get_game, seats_summary
 from ..i18n import DEFAULT_LANGUAGE, Messages
@@ -52,7 +52,10 @@ from .words import check_language, terminal_language, tui_messages
 HUMAN = "human"
 SEAT_KINDS: tuple[str, ...] = (HUMAN, *BOT_NAMES)
 """Seat kinds accepted by ``--seats`` (a bot kind may carry options: ``mcts:1s``)."""
-SEAT_FORMS = "human, random, greedy, mcts[:BUDGET[:PLAYOUT]], easy, medium, hard, external:CMD"
+SEAT_FORMS = (
+    "human, random, greedy, mcts[:BUDGET[:PLAYOUT]], net[:BUDGET], easy, medium, hard, expert, "
+    "external:CMD"
+)
 """How ``--seats`` entries are written, for messages."""
 DEFAULT_FILL = "greedy"
 """The bot that fills seats left out of ``--seats``."""
@@ -362,7 +365,7 @@ def run_play(
         game: ``splendor`` (also ``classic``) or ``duel`` (also ``splendor-duel``).
         players: seats in the game: 2 to 4 for classic, 2 for Duel.
         seats: comma-separated seats in seat order: ``human`` or a bot spec (``random``,
-            ``greedy``, ``mcts:1s``, ``easy``, ``medium``, ``hard``,
+            ``greedy``, ``mcts:1s``, ``net``, ``easy``, ``medium``, ``hard``, ``expert``,
             ``external:./my_bot.py``); missing seats are greedy bots. A bot that fails
             forfeits the game (the reason is printed, the record saved; exit code 1).
         seed: the deal (random when None); bots are seeded from it too.
@@ -471,10 +474,8 @@ def run_play(
 
     def warm_up() -> None:
         module.warm_up()
-        if any(k != HUMAN and parse_bot_spec(k).kind == "mcts" for k in kinds):
-            from ..bots.mcts import warm_up as warm_up_search
-
-            warm_up_search()  # compiles the search once, not during the first move
+        for k in sorted({k for k in kinds if k != HUMAN}):
+            warm_up_spec(k)  # compiles a search once, not during the first move
 
     try:
         if quiet:

@@ -15,7 +15,8 @@ import { GAME_NAMES, botName, h, replaceChildren, seatName } from "./util.js";
 
 const BOT_LABELS = {
   random: N_("random (plays any legal move)"), greedy: N_("greedy (one-move heuristic)"), easy: N_("easy"),
-  medium: N_("medium (search)"), hard: N_("hard (search, 1 s a move)"),
+  medium: N_("medium (search)"), hard: N_("hard (trained network)"),
+  expert: N_("expert (trained network, thinks longer)"),
 };
 
 /** Controller of the lobby page. */

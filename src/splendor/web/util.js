@@ -44,6 +44,7 @@ export function tokensText(letter, n) {
 /** Names of the bot levels (`/api/meta`'s `bots`), English (translate with {@link botName}). */
 export const BOT_NAMES = {
   random: N_("random"), greedy: N_("greedy"), easy: N_("easy"), medium: N_("medium"), hard: N_("hard"),
+  expert: N_("expert"),
 };
 
 /** A bot level's name in the reader's language (an unknown level as it is). */
