@@ -26,10 +26,10 @@ CALIBRATED = ("splendor",)
 """The games (registered names) whose whole ladder is measured, 2 players (docs/strength.md)."""
 
 
-def _runs() -> list[tuple[str, dict[str, Any]]]:
-    return [
-        (p.parent.name, json.loads(p.read_text())) for p in sorted(STRENGTH.glob("*/results.json"))
-    ]
+RUNS: list[tuple[str, dict[str, Any]]] = [
+    (p.parent.name, json.loads(p.read_text())) for p in sorted(STRENGTH.glob("*/results.json"))
+]
+"""Every shipped run: (folder, its ``results.json``), read once."""
 
 
 def _measuring(game: str, lower: str, upper: str) -> list[tuple[str, dict[str, Any]]]:
@@ -37,7 +37,7 @@ def _measuring(game: str, lower: str, upper: str) -> list[tuple[str, dict[str, A
     want = sorted([LEVELS[lower], LEVELS[upper]])
     return [
         (name, r)
-        for name, r in _runs()
+        for name, r in RUNS
         if r["game"] == game and r["players"] == 2 and sorted(r["specs"]) == want
     ]
 

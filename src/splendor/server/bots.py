@@ -28,11 +28,16 @@ from typing import Any
 
 import numpy as np
 
-SERVER_BOTS = ("random", "greedy", "easy", "medium", "hard", "expert")
-"""Bot specs a game may seat (``splendor.bots.make_bot``)."""
+from ..bots import LEVELS, parse_bot_spec
 
-SEARCH_BOTS = frozenset({"medium", "hard", "expert"})
-"""Bots that search (50 ms to 1 s a decision, :data:`splendor.bots.LEVELS`): they think in
+SERVER_BOTS: tuple[str, ...] = ("random", "greedy", *LEVELS)
+"""Bot specs a game may seat (``splendor.bots.make_bot``): random, greedy and the levels
+for people (:data:`splendor.bots.LEVELS`)."""
+
+SEARCH_BOTS: frozenset[str] = frozenset(
+    level for level, spec in LEVELS.items() if parse_bot_spec(spec).kind in ("mcts", "net")
+)
+"""The levels that search (medium, hard, expert: 50 ms to 1 s a decision): they think in
 their own pool, so that they never hold up the quick bots (random, greedy, easy:
 milliseconds)."""
 
