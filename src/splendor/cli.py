@@ -481,6 +481,9 @@ def distill(
         "--positions",
         help="Who plays the position games: greedy, or teacher (its own games: self-play).",
     ),
+    outcome: float = typer.Option(
+        0.0, "--outcome", help="Weight in [0, 1] of each game's outcome in the value target."
+    ),
 ) -> None:
     """Fit a network's value to the mean of the search's playouts over many positions.
 
@@ -489,7 +492,8 @@ def distill(
     mcts, and its policy target is greedy's judgement. With --teacher NET, the network
     NET searches each position instead (--iterations): the root's value and visit shares
     are the targets (expert iteration); with --positions teacher, NET also plays the
-    games (self-play). Writes OUT/network.npz (play it with
+    games (self-play). --outcome W mixes each game's result into the value target with
+    weight W. Writes OUT/network.npz (play it with
     net:OUT/network.npz), OUT/log.jsonl and the labelled positions (resumed when cut off).
     """
     import json as _json
@@ -522,6 +526,7 @@ def distill(
             teacher="" if teacher is None else str(teacher),
             iterations=iterations,
             positions=positions,
+            outcome=outcome,
         )
         config.check()
         run_distill(config, out, report=lambda line: typer.echo(_json.dumps(line)))

@@ -26,6 +26,7 @@ from splendor.train.distill import (  # noqa: E402
     distill,
     game_seed,
     label_game,
+    label_positions,
     playout_mean_classic,
 )
 
@@ -126,7 +127,9 @@ def test_cli_refuses_bad_settings(tmp_path) -> None:  # type: ignore[no-untyped-
         app, ["distill", "--positions", "teacher", "--out", str(tmp_path / "v")]
     )
     assert result.exit_code == 2 and "needs a teacher" in result.output
-    assert not any((tmp_path / d).exists() for d in "xywv")
+    result = CliRunner().invoke(app, ["distill", "--outcome", "1.5", "--out", str(tmp_path / "u")])
+    assert result.exit_code == 2 and "outcome must be in [0, 1]" in result.output
+    assert not any((tmp_path / d).exists() for d in "xywvu")
 
 
 def _teacher(tmp_path, game: str, players: int = 2):  # type: ignore[no-untyped-def]
@@ -236,3 +239,51 @@ def test_teacher_positions_are_its_own_games(tmp_path) -> None:  # type: ignore[
     assert k == len(a) and searched > 10
     greedy = label_game(replace(config, positions="greedy"), 0)
     assert len(greedy) != len(a) or not np.array_equal(greedy.x, a.x)
+
+
+@pytest.mark.parametrize(("game", "players"), [("classic", 3), ("duel", 2)])
+def test_outcome_is_the_game_result_seen_from_the_mover_c15_d21(game: str, players: int) -> None:
+    """Each kept position carries its game's result, seat-relative to the mover: the
+    winners (C15, D21) share 1, and it is the same game for every position of it."""
+    config = replace(TINY, game=game, players=players)
+    index = 0
+    labels = label_positions(config, index)
+    assert len(labels) > 5
+    np.testing.assert_allclose(labels.outcome.sum(axis=1), 1.0, atol=1e-6)
+    # replay the game: the positions are the mover's tensors, so their movers are known
+    # from the first column's rotation: seat-relative rows are rotations of one result
+    results = {tuple(np.roll(row, k)) for row in labels.outcome for k in range(players)}
+    one = {tuple(np.roll(labels.outcome[0], k)) for k in range(players)}
+    assert results == one  # every row is a rotation of the same per-seat result
+    assert set(np.unique(labels.outcome)) <= {0.0, 1.0 / players, 0.5, 1.0}
+
+
+def test_outcome_weight_blends_the_value_target() -> None:
+    config = replace(TINY, game="duel", players=2)
+    labels = label_positions(config, 1)
+    np.testing.assert_array_equal(label_game(config, 1).z, labels.examples.z)
+    whole = label_game(replace(config, outcome=1.0), 1)
+    np.testing.assert_allclose(whole.z, labels.outcome, atol=1e-6)
+    half = label_game(replace(config, outcome=0.5), 1)
+    np.testing.assert_allclose(half.z, 0.5 * (labels.examples.z + labels.outcome), atol=1e-6)
+    np.testing.assert_array_equal(half.pi, labels.examples.pi)  # the policy is untouched
+    assert not np.allclose(labels.examples.z, labels.outcome)
+
+
+def test_outcome_run_fits_the_blend_and_relabels_parts_without_outcomes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "run"
+    config = replace(TINY, outcome=0.5)
+    net = distill(config, out)
+    assert "--outcome 0.5" in net.info["command"] and net.info["config"]["outcome"] == 0.5
+    part = next((out / "data").glob("part-*.npz"))
+    with np.load(part) as d:
+        arrays = {k: d[k] for k in d.files}
+    assert arrays["fit_outcome"].shape == arrays["fit_z"].shape
+    # a part written before outcomes were kept is labelled again, to the same labels
+    np.savez_compressed(part, **{k: v for k, v in arrays.items() if "outcome" not in k})
+    lines: list[dict] = []
+    again = distill(config, out, report=lines.append)
+    assert any("part" in line for line in lines)
+    np.testing.assert_array_equal(net.w1, again.w1)
+    with pytest.raises(ValueError, match="other settings"):
+        distill(replace(config, outcome=0.0), out)

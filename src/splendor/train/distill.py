@@ -28,6 +28,12 @@ proportions of the playouts' means (two players: the opponent takes all of it, a
 playout is run). That is expert iteration on the search: the next network learns what the
 teacher found by looking ahead, not what greedy playouts say (docs/training.md).
 
+With ``outcome`` above 0, the value target mixes in the outcome of the position's own game
+(:func:`~splendor.train.selfplay.outcome_of`, seat-relative to the mover; AlphaZero's only
+value target): ``(1 - outcome) * label + outcome * result``. The labels are the teacher's
+(or the playouts') estimates, so they can share its mistakes; the result cannot, but it is
+one noisy bit per game. Both are kept in the data parts, so the weight is chosen at the fit.
+
 The network (optionally with the reach features of :mod:`splendor.bots.features`) is then
 fitted to all of it, every ``holdout``-th game held out for the validation figures (value
 loss and the share of the target's variance explained, ``val_r2``). The fit is measured on
@@ -69,7 +75,7 @@ from ..duel import rules as duel_rules
 from ..encoding import observation_size, seat_tensor
 from ..game import get_game
 from .runs import claim_folder, config_from_json
-from .selfplay import Examples
+from .selfplay import FIELDS, Examples, outcome_of
 
 refresh_numba_cache(
     __file__,
@@ -110,6 +116,8 @@ class DistillConfig:
         teacher: the path of a network file whose search labels the positions (module
             docstring); empty: the playouts and greedy label them.
         iterations: the teacher's search iterations per position.
+        outcome: the weight in [0, 1] of the position's game outcome in the value target
+            (module docstring); 0: the labels alone.
         positions: who plays the position games: ``"greedy"`` (module docstring) or
             ``"teacher"``: the teacher searches every decision and plays its most visited
             one (a uniformly random one with chance ``eps``, as greedy), so the positions
@@ -136,6 +144,7 @@ class DistillConfig:
     teacher: str = ""
     iterations: int = 400
     positions: str = "greedy"
+    outcome: float = 0.0
 
     def check(self) -> None:
         """Raises ValueError naming the first setting out of range."""
@@ -163,6 +172,8 @@ class DistillConfig:
             raise ValueError(f"temperature must be above 0, got {self.temperature}")
         if self.lookahead < 0:
             raise ValueError(f"lookahead must be 0 or more, got {self.lookahead}")
+        if not 0.0 <= self.outcome <= 1.0:
+            raise ValueError(f"outcome must be in [0, 1], got {self.outcome}")
         if self.positions not in ("greedy", "teacher"):
             raise ValueError(f"positions must be greedy or teacher, got {self.positions!r}")
         if self.positions == "teacher" and not self.teacher:
@@ -289,6 +300,39 @@ def playout_mean_duel(  # pragma: no cover - compiled
     )
 
 
+@dataclass(frozen=True)
+class Labels:
+    """Labelled positions (module docstring).
+
+    Attributes:
+        examples: the positions with the labels' value target (``z``, the teacher's or the
+            playouts' estimate per seat).
+        outcome: the outcome of each position's game per seat, seat-relative to the mover,
+            ``float32 (N, players)`` (rows sum to 1).
+    """
+
+    examples: Examples
+    outcome: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.examples)
+
+    def blended(self, weight: float) -> Examples:
+        """The examples with the value target ``(1 - weight) * z + weight * outcome``."""
+        if weight == 0.0:
+            return self.examples
+        z = (1.0 - weight) * self.examples.z + weight * self.outcome
+        return replace(self.examples, z=z.astype(np.float32))
+
+    @staticmethod
+    def concat(parts: list[Labels]) -> Labels:
+        """All rows of ``parts``, in order (``parts`` must not be empty)."""
+        return Labels(
+            Examples.concat([p.examples for p in parts]),
+            np.concatenate([p.outcome for p in parts]),
+        )
+
+
 def game_seed(seed: int, index: int) -> int:
     """The seed of position game ``index`` of a run seeded ``seed``."""
     return int(np.random.SeedSequence([seed, index]).generate_state(1)[0] >> 1)
@@ -306,8 +350,17 @@ def label_game(
 
     Returns:
         The kept positions: the mover's tensor, the legal mask, the policy target and the
-        value target per seat (seat-relative to the mover; rows sum to 1).
+        value target per seat (seat-relative to the mover; rows sum to 1), the outcome
+        mixed in with weight ``config.outcome``.
     """
+    return label_positions(config, index, teacher).blended(config.outcome)
+
+
+def label_positions(
+    config: DistillConfig, index: int, teacher: PolicyValueNet | None = None
+) -> Labels:
+    """:func:`label_game`'s positions with their labels and their game's outcome apart
+    (what a data part keeps)."""
     duel = config.game == "duel"
     module = get_game("duel" if duel else "splendor")
     seed = game_seed(config.seed, index)
@@ -336,6 +389,7 @@ def label_game(
     masks: list[np.ndarray] = []
     pis: list[np.ndarray] = []
     zs: list[np.ndarray] = []
+    movers: list[int] = []
     decisions = 0
     by_teacher = searcher is not None and config.positions == "teacher"
     while not state.is_terminal and decisions < 400:
@@ -368,6 +422,7 @@ def label_game(
                 masks.append(mask)
                 pis.append(pi)
                 zs.append(z.astype(np.float32))
+                movers.append(seat)
         if len(legal) == 1:
             a = int(legal[0])
         elif rng.random() < eps:
@@ -379,12 +434,15 @@ def label_game(
         state.apply(module.Action.from_id(a))
         decisions += 1
     size = observation_size(config.game, n)
-    return Examples(
+    result = outcome_of(state.winners if state.is_terminal else [], n)
+    examples = Examples(
         np.array(xs, np.float32).reshape(len(xs), size),
         np.array(masks, np.bool_).reshape(len(xs), module.NUM_ACTIONS),
         np.array(pis, np.float32).reshape(len(xs), module.NUM_ACTIONS),
         np.array(zs, np.float32).reshape(len(xs), n),
     )
+    outcome = np.array([[result[(m + k) % n] for k in range(n)] for m in movers], np.float32)
+    return Labels(examples, outcome.reshape(len(xs), n))
 
 
 def _search_targets(
@@ -410,48 +468,53 @@ def _search_targets(
     return value, pi
 
 
-def _label_part(task: tuple[DistillConfig, int]) -> tuple[Examples, Examples]:
-    """Part ``k`` of the run's games: (fitted examples, held-out examples)."""
+def _label_part(task: tuple[DistillConfig, int]) -> tuple[Labels, Labels]:
+    """Part ``k`` of the run's games: (fitted positions, held-out positions)."""
     config, k = task
     teacher = PolicyValueNet.load(config.teacher) if config.teacher else None
-    fit_parts: list[Examples] = []
-    held: list[Examples] = []
+    fit_parts: list[Labels] = []
+    held: list[Labels] = []
     for i in range(k * CHUNK, min(config.games, (k + 1) * CHUNK)):
         part = held if i % config.holdout == 0 else fit_parts
-        part.append(label_game(config, i, teacher))
+        part.append(label_positions(config, i, teacher))
     return _concat(fit_parts, config), _concat(held, config)
 
 
-def _concat(parts: list[Examples], config: DistillConfig) -> Examples:
+def _concat(parts: list[Labels], config: DistillConfig) -> Labels:
     parts = [p for p in parts if len(p)]
     if parts:
-        return Examples.concat(parts)
+        return Labels.concat(parts)
     module = get_game("duel" if config.game == "duel" else "splendor")
     width = observation_size(config.game, config.players)
-    return Examples(
+    empty = Examples(
         np.zeros((0, width), np.float32),
         np.zeros((0, module.NUM_ACTIONS), np.bool_),
         np.zeros((0, module.NUM_ACTIONS), np.float32),
         np.zeros((0, config.players), np.float32),
     )
+    return Labels(empty, np.zeros((0, config.players), np.float32))
 
 
-def _save_part(path: Path, fitted: Examples, held: Examples) -> None:
+def _save_part(path: Path, fitted: Labels, held: Labels) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
-    arrays = {f"fit_{k}": getattr(fitted, k) for k in ("x", "mask", "pi", "z")}
-    arrays.update({f"val_{k}": getattr(held, k) for k in ("x", "mask", "pi", "z")})
+    arrays: dict[str, Any] = {}
+    for prefix, labels in (("fit", fitted), ("val", held)):
+        arrays.update({f"{prefix}_{k}": getattr(labels.examples, k) for k in FIELDS})
+        arrays[f"{prefix}_outcome"] = labels.outcome
     np.savez_compressed(tmp, **arrays)
     tmp.replace(path)
 
 
-def _load_part(path: Path) -> tuple[Examples, Examples] | None:
+def _load_part(path: Path) -> tuple[Labels, Labels] | None:
     try:
         with np.load(path) as d:
-            fitted = Examples(*(d[f"fit_{k}"] for k in ("x", "mask", "pi", "z")))
-            held = Examples(*(d[f"val_{k}"] for k in ("x", "mask", "pi", "z")))
+            fitted, held = (
+                Labels(Examples(*(d[f"{p}_{k}"] for k in FIELDS)), d[f"{p}_outcome"])
+                for p in ("fit", "val")
+            )
     except (OSError, ValueError, KeyError):
-        return None  # a part cut off while written: label it again
+        return None  # a part cut off while written (or without outcomes): label it again
     return fitted, held
 
 
@@ -495,7 +558,7 @@ def distill(
         _keep_teacher(Path(config.teacher), out / "teacher.npz")
     settings = asdict(config)
     parts = math.ceil(config.games / CHUNK)
-    have: dict[int, tuple[Examples, Examples]] = {}
+    have: dict[int, tuple[Labels, Labels]] = {}
     for k in range(parts):
         loaded = _load_part(out / "data" / f"part-{k:03d}.npz")
         if loaded is not None:
@@ -504,7 +567,7 @@ def distill(
     start = time.perf_counter()
     with ExitStack() as stack:
         tasks = [(config, k) for k in missing]
-        labelled: Iterator[tuple[Examples, Examples]] = map(_label_part, tasks)
+        labelled: Iterator[tuple[Labels, Labels]] = map(_label_part, tasks)
         if config.workers > 1 and missing:
             pool = stack.enter_context(ProcessPoolExecutor(max_workers=config.workers))
             labelled = pool.map(_label_part, tasks)
@@ -512,8 +575,8 @@ def distill(
             _save_part(out / "data" / f"part-{k:03d}.npz", *result)
             have[k] = result
             report({"part": k, "of": parts, "seconds": round(time.perf_counter() - start, 1)})
-    fitted = Examples.concat([have[k][0] for k in range(parts)])
-    held = _concat([have[k][1] for k in range(parts)], config)
+    fitted = Labels.concat([have[k][0] for k in range(parts)]).blended(config.outcome)
+    held = _concat([have[k][1] for k in range(parts)], config).blended(config.outcome)
     net = PolicyValueNet.initial(
         config.game, config.players, config.hidden, seed=config.seed, features=config.features
     )
@@ -600,6 +663,7 @@ def command_line(config: DistillConfig, out: Path) -> str:
         "exploration",
         "temperature",
         "lookahead",
+        "outcome",
     ):
         if getattr(config, name) != getattr(d, name):
             parts.append(f"--{name} {getattr(config, name)}")
@@ -623,10 +687,12 @@ __all__ = [
     "EPSILONS",
     "POLICY_TEMPERATURE",
     "DistillConfig",
+    "Labels",
     "command_line",
     "distill",
     "game_seed",
     "label_game",
+    "label_positions",
     "playout_mean_classic",
     "playout_mean_duel",
     "value_r2",

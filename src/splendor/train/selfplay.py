@@ -66,6 +66,18 @@ class Examples:
 FIELDS = ("x", "mask", "pi", "z")
 
 
+def outcome_of(winners: list[int], num_players: int) -> np.ndarray:
+    """A game's outcome per seat, ``float32 (num_players,)``: 1 shared equally by the
+    ``winners`` (C15, D21), and ``1 / num_players`` each when there are none (a game stopped
+    before its end)."""
+    outcome = np.zeros(num_players, np.float32)
+    for w in winners:
+        outcome[w] = 1.0 / len(winners)
+    if not winners:
+        outcome[:] = 1.0 / num_players  # no winner: every seat shares the game
+    return outcome
+
+
 def self_play(
     searcher: Searcher,
     game: str,
@@ -133,11 +145,7 @@ def self_play(
         actions.append(str(action))
     n = num_players
     winners = state.winners if state.is_terminal else []
-    outcome = np.zeros(n, np.float32)
-    for w in winners:
-        outcome[w] = 1.0 / len(winners)
-    if not winners:
-        outcome[:] = 1.0 / n  # no winner: every seat shares the game
+    outcome = outcome_of(winners, n)
     z = np.array([[outcome[(m + k) % n] for k in range(n)] for m in movers], np.float32)
     if search_value and movers:
         v = np.array(values, np.float32)[:, None]
@@ -154,4 +162,4 @@ def self_play(
     return examples, actions, list(winners)
 
 
-__all__ = ["FIELDS", "Examples", "Searcher", "self_play"]
+__all__ = ["FIELDS", "Examples", "Searcher", "outcome_of", "self_play"]
