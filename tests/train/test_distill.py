@@ -279,11 +279,18 @@ def test_outcome_run_fits_the_blend_and_relabels_parts_without_outcomes(tmp_path
     with np.load(part) as d:
         arrays = {k: d[k] for k in d.files}
     assert arrays["fit_outcome"].shape == arrays["fit_z"].shape
-    # a part written before outcomes were kept is labelled again, to the same labels
+    # a part written before outcomes were kept is labelled again, to the same labels,
+    # when the fit needs them, and read back as it is when it does not
     np.savez_compressed(part, **{k: v for k, v in arrays.items() if "outcome" not in k})
+    other = tmp_path / "other"
+    (other / "data").mkdir(parents=True)
+    (other / "data" / part.name).write_bytes(part.read_bytes())
     lines: list[dict] = []
     again = distill(config, out, report=lines.append)
     assert any("part" in line for line in lines)
     np.testing.assert_array_equal(net.w1, again.w1)
+    lines = []
+    distill(replace(config, outcome=0.0), other, report=lines.append)
+    assert not any("part" in line for line in lines)
     with pytest.raises(ValueError, match="other settings"):
         distill(replace(config, outcome=0.0), out)

@@ -506,16 +506,25 @@ def _save_part(path: Path, fitted: Labels, held: Labels) -> None:
     tmp.replace(path)
 
 
-def _load_part(path: Path) -> tuple[Labels, Labels] | None:
+def _load_part(path: Path, need_outcome: bool) -> tuple[Labels, Labels] | None:
+    """A saved part, or None to label it again: cut off while written, or written before
+    results were kept when ``need_outcome`` (without it, their results read as a share
+    each: never used, since the fit's weight on them is 0)."""
     try:
         with np.load(path) as d:
-            fitted, held = (
-                Labels(Examples(*(d[f"{p}_{k}"] for k in FIELDS)), d[f"{p}_outcome"])
-                for p in ("fit", "val")
-            )
+            parts = []
+            for p in ("fit", "val"):
+                examples = Examples(*(d[f"{p}_{k}"] for k in FIELDS))
+                if f"{p}_outcome" in d.files:
+                    outcome = d[f"{p}_outcome"]
+                elif need_outcome:
+                    return None
+                else:
+                    outcome = np.full_like(examples.z, 1.0 / examples.z.shape[1])
+                parts.append(Labels(examples, outcome))
     except (OSError, ValueError, KeyError):
-        return None  # a part cut off while written (or without outcomes): label it again
-    return fitted, held
+        return None  # a part cut off while written: label it again
+    return parts[0], parts[1]
 
 
 def value_r2(net: PolicyValueNet, data: Examples) -> float:
@@ -560,7 +569,7 @@ def distill(
     parts = math.ceil(config.games / CHUNK)
     have: dict[int, tuple[Labels, Labels]] = {}
     for k in range(parts):
-        loaded = _load_part(out / "data" / f"part-{k:03d}.npz")
+        loaded = _load_part(out / "data" / f"part-{k:03d}.npz", config.outcome > 0)
         if loaded is not None:
             have[k] = loaded
     missing = [k for k in range(parts) if k not in have]
