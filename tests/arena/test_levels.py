@@ -22,7 +22,7 @@ ORDER = list(LEVELS)
 PAIRS = list(zip(ORDER, ORDER[1:], strict=False))
 GAP = 150.0
 """The issue's least Elo between a level and the one below it."""
-CALIBRATED = ("splendor",)
+CALIBRATED = ("splendor", "duel")
 """The games (registered names) whose whole ladder is measured, 2 players (docs/strength.md)."""
 
 
