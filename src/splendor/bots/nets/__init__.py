@@ -1,10 +1,10 @@
 """The trained networks that ship with the package (issue 17).
 
 One file per game and player count, ``{game}-{players}p.npz`` (``classic-2p.npz``,
-``classic-3p.npz``, ``classic-4p.npz``, ``duel-2p.npz``), each a :class:`~splendor.bots.network.PolicyValueNet`
-whose ``info`` holds the command, seed and log summary that produced it and ``play``, the
-search settings it is played with (``mix``, ``exploration``, ``temperature``,
-``lookahead``). The runs
+``classic-3p.npz``, ``classic-4p.npz``, ``duel-2p.npz``), each a
+:class:`~splendor.bots.network.PolicyValueNet` whose ``info`` holds the command, seed and
+log summary that produced it and ``play``, the search settings it is played with (``mix``,
+``exploration``, ``temperature``, ``lookahead``). The runs
 themselves (config, full log) are in ``results/training/`` of the repository.
 """
 
