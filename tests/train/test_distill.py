@@ -250,8 +250,7 @@ def test_outcome_is_the_game_result_seen_from_the_mover_c15_d21(game: str, playe
     labels = label_positions(config, index)
     assert len(labels) > 5
     np.testing.assert_allclose(labels.outcome.sum(axis=1), 1.0, atol=1e-6)
-    # replay the game: the positions are the mover's tensors, so their movers are known
-    # from the first column's rotation: seat-relative rows are rotations of one result
+    # seat-relative rows of one game are rotations of its one per-seat result
     results = {tuple(np.roll(row, k)) for row in labels.outcome for k in range(players)}
     one = {tuple(np.roll(labels.outcome[0], k)) for k in range(players)}
     assert results == one  # every row is a rotation of the same per-seat result

@@ -75,7 +75,7 @@ from ..duel import rules as duel_rules
 from ..encoding import observation_size, seat_tensor
 from ..game import get_game
 from .runs import claim_folder, config_from_json
-from .selfplay import FIELDS, Examples, outcome_of
+from .selfplay import FIELDS, Examples, outcome_of, seat_relative
 
 refresh_numba_cache(
     __file__,
@@ -441,8 +441,7 @@ def label_positions(
         np.array(pis, np.float32).reshape(len(xs), module.NUM_ACTIONS),
         np.array(zs, np.float32).reshape(len(xs), n),
     )
-    outcome = np.array([[result[(m + k) % n] for k in range(n)] for m in movers], np.float32)
-    return Labels(examples, outcome.reshape(len(xs), n))
+    return Labels(examples, seat_relative(result, movers))
 
 
 def _search_targets(

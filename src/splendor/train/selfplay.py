@@ -78,6 +78,14 @@ def outcome_of(winners: list[int], num_players: int) -> np.ndarray:
     return outcome
 
 
+def seat_relative(outcome: np.ndarray, movers: list[int]) -> np.ndarray:
+    """``outcome`` (per seat, ``(n,)``) seen from each mover: ``float32 (len(movers), n)``,
+    row ``i`` column ``k`` the value of seat ``(movers[i] + k) % n`` (column 0: the mover)."""
+    n = len(outcome)
+    rows = [[outcome[(m + k) % n] for k in range(n)] for m in movers]
+    return np.array(rows, np.float32).reshape(len(movers), n)
+
+
 def self_play(
     searcher: Searcher,
     game: str,
@@ -146,7 +154,7 @@ def self_play(
     n = num_players
     winners = state.winners if state.is_terminal else []
     outcome = outcome_of(winners, n)
-    z = np.array([[outcome[(m + k) % n] for k in range(n)] for m in movers], np.float32)
+    z = seat_relative(outcome, movers)
     if search_value and movers:
         v = np.array(values, np.float32)[:, None]
         own = np.zeros((1, n), np.float32)
@@ -162,4 +170,4 @@ def self_play(
     return examples, actions, list(winners)
 
 
-__all__ = ["FIELDS", "Examples", "Searcher", "outcome_of", "self_play"]
+__all__ = ["FIELDS", "Examples", "Searcher", "outcome_of", "seat_relative", "self_play"]
