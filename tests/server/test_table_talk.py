@@ -4,12 +4,14 @@ ratings that change once when a rated game ends, with the leaderboard."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
+from splendor.server.live import Lifecycle
 from splendor.server.rated_games import _standing, apply_ratings
 from splendor.server.storage import GameRow, RatingRow, Storage
 
@@ -57,15 +59,21 @@ def test_resigning_a_two_player_rated_game_ends_it_and_rates_it_once(client: Tes
     assert page["finished_games"][0]["outcome"] == "won"
 
 
-def test_a_game_rated_from_several_threads_at_once_is_rated_once(client: TestClient) -> None:
+def test_a_game_rated_from_several_threads_at_once_is_rated_once(
+    make_client: Callable[..., TestClient],
+) -> None:
     """The service rates a game when it ends and its maintenance retries unrated games,
     each from a worker thread (two processes may too). On SQLite a read starts no
     transaction, so both used to read "not rated yet" and both applied the game: the
     players had 2 games after 1 (seen in the browser test of a real-time game). Now the
     first to stamp ``rated_at`` (a conditional UPDATE, the transaction's first statement)
-    rates it, and the others find it stamped."""
+    rates it, and the others find it stamped.
+
+    The app's own maintenance (every 5 s) would rate the reset game too, racing the
+    threads (once in CI all four found it stamped), so it sweeps hourly here."""
     import threading
 
+    client = make_client(lifecycle=Lifecycle(sweep_every=3600))
     _ann, bob, who, gid = rated_duel(client)
     bob.post(f"/api/games/{gid}/resign")
     storage = storage_of(client)
