@@ -32,6 +32,7 @@ LAYER = {
     "match": 4,
     "arena": 4,
     "rl": 4,
+    "analysis": 4,
     "train": 4,
     "tui": 5,
     "server": 5,

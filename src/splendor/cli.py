@@ -168,6 +168,142 @@ def replay(
 
 
 @app.command()
+def analyse(
+    file: Path = typer.Argument(..., help="A game record (JSON): from play, the arena or the web."),
+    seat: list[int] | None = typer.Option(
+        None, "--seat", "-s", help="Analyse this seat (0-based; repeat for several). Default: all."
+    ),
+    time_per_move: float = typer.Option(
+        0.5, "--time-per-move", "-t", help="Search seconds per decision (one core)."
+    ),
+    iterations: int | None = typer.Option(
+        None,
+        "--iterations",
+        "-i",
+        help="Search iterations per decision instead of time: reproducible numbers.",
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed of the searches."),
+    network: Path | None = typer.Option(
+        None, "--network", help="A network file (.npz) instead of the shipped one."
+    ),
+    json_output: bool = typer.Option(
+        False, "--json", help="Print the analysis as JSON on stdout (no tables)."
+    ),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="Save the win-probability chart as a PNG file."
+    ),
+    all_moves: bool = typer.Option(
+        True, "--all/--errors", help="List every move, or only inaccuracies, mistakes, blunders."
+    ),
+    progress: bool = typer.Option(True, "--progress/--no-progress", help="Progress bar on stderr."),
+) -> None:
+    """Analyse a finished game: what each move cost, from what its player could know.
+
+    Every decision is searched by the network bot from its player's own observation (the
+    other players' hidden reserves and the decks' order are dealt at random, never read
+    from the record). For each move: the win probability before and after it, the
+    engine's preferred move, the loss and a label (best, good, inaccuracy, mistake,
+    blunder); then a summary per player. A record that cannot be read or replayed: one
+    line on stderr, exit code 1; bad options: exit code 2.
+    """
+    import json as _json
+    import os
+
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    from .analysis import Analyser, Settings
+    from .analysis.report import moves_table, summary_table
+    from .record import GameRecord, RecordError
+
+    console = Console(highlight=False, markup=False, emoji=False)
+    if not console.is_terminal and "COLUMNS" not in os.environ:  # a file or pipe
+        console = Console(highlight=False, markup=False, emoji=False, width=120)
+    err = Console(stderr=True, highlight=False, markup=False, emoji=False)
+
+    def fail(message: str, code: int) -> None:
+        err.print(
+            Text("error: ", style="bold red") + Text(" ".join(message.splitlines())), soft_wrap=True
+        )
+        raise typer.Exit(code)
+
+    try:
+        settings = Settings(
+            seconds=time_per_move,
+            iterations=iterations,
+            seed=seed,
+            network=None if network is None else str(network),
+        )
+        analyser = Analyser(settings)
+    except ValueError as e:
+        fail(str(e), 2)
+    try:
+        rec = GameRecord.load(file)
+        total = len(rec.actions)
+        analyser.network(rec.game, rec.num_players)
+        with err.status("preparing the engine…"):
+            rec.game_module().warm_up()
+    except RecordError as e:
+        fail(f"invalid record: {e}", 1)
+    except ValueError as e:
+        fail(str(e), 2)
+    bar = Progress(
+        TextColumn("analysing"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("decisions"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not progress,
+        transient=False,
+    )
+    task_id = bar.add_task("analysis", total=total)
+    try:
+        with bar:
+
+            def advanced(so_far: object, move: object) -> None:
+                bar.update(task_id, total=getattr(so_far, "total", total), advance=1)
+
+            result = analyser.analyse(rec, seat or None, advanced)
+    except RecordError as e:
+        fail(f"invalid record: {e}", 1)
+    except ValueError as e:
+        fail(str(e), 2)
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        raise typer.Exit(130) from None
+    if plot is not None:
+        from .analysis.chart import plot_analysis
+
+        try:
+            plot_analysis(result, plot)
+        except OSError as e:
+            fail(f"cannot write the chart {plot}: {e}", 1)
+    if json_output:
+        typer.echo(_json.dumps(result.to_dict(), indent=2))
+        return
+    console.print(moves_table(result, all_moves))
+    console.print(summary_table(result))
+    turning = result.turning_points()
+    if turning:
+        points = ", ".join(f"turn {m.turn} {result.players[m.seat]} {m.label}" for m in turning)
+        console.print(f"turning points: {points}")
+    budget = f"{iterations} iterations" if iterations is not None else f"{time_per_move:g} s"
+    console.print(
+        f"win probability: the search's estimate for the player to move ({budget} a decision); "
+        "loss in points of win probability" + (f" · chart: {plot}" if plot is not None else "")
+    )
+
+
+@app.command()
 def position(
     text: str | None = typer.Argument(
         None,
@@ -817,12 +953,24 @@ def serve(
         help="Server processes sharing the port (more than 1 needs a PostgreSQL "
         "--database-url: they tell each other every move with LISTEN/NOTIFY).",
     ),
+    analysis_iterations: int = typer.Option(
+        2000,
+        "--analysis-iterations",
+        help="Post-game analysis: search iterations per decision (about 0.1 s each at 2000).",
+    ),
+    analyses_at_once: int = typer.Option(
+        1,
+        "--analyses-at-once",
+        help="Post-game analyses searched at once by a server process (the others wait).",
+    ),
 ) -> None:
     """Serve the web app: the API, a WebSocket per game and the browser client.
 
     Open http://HOST:PORT/ to create a game and share its invite links. Games are stored
     in the database (schema migrated at start-up); a restarted server resumes every game.
     """
+    from .analysis import Settings
+    from .server.analysis_jobs import AnalysisConfig
     from .server.app import Limits
     from .server.app import serve as serve_app
     from .server.service import DAY, Lifecycle
@@ -858,6 +1006,9 @@ def serve(
             expire_unstarted=expire_unstarted_days * DAY or None,
             expire_abandoned=expire_abandoned_days * DAY or None,
         )
+        analysis = AnalysisConfig(
+            settings=Settings(iterations=analysis_iterations), running=analyses_at_once
+        )
     except ValueError as e:
         typer.echo(str(e), err=True)
         raise typer.Exit(2) from None
@@ -870,6 +1021,7 @@ def serve(
         limits=limits,
         lifecycle=lifecycle,
         workers=workers,
+        analysis=analysis,
     )
 
 

@@ -18,6 +18,8 @@ from splendor.cli import app
         (["--port", "0"], "--port"),
         (["--bot-workers", "0"], "--bot-workers"),
         (["--min-clock", "0"], "min_clock must be a whole number >= 1"),
+        (["--analysis-iterations", "0"], "iterations must be 1 or more"),
+        (["--analyses-at-once", "0"], "running"),
     ],
 )
 def test_serve_rejects_bad_options(args: list[str], words: str) -> None:

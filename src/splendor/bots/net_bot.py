@@ -157,13 +157,30 @@ class NetBot:
         )
         return by_id[best[0]] if best is not None else legal_actions[0]
 
-    def search(self, observation: Any) -> tuple[np.ndarray, np.ndarray]:
+    def search(
+        self,
+        observation: Any,
+        *,
+        focus: int | None = None,
+        focus_visits: int = 0,
+        focus_share: float = 0.0,
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Run one search from ``observation``; returns the tree ``(links, stats)``
         (:func:`splendor.bots.net_search.new_tree`); :attr:`last` describes it.
 
+        Args:
+            observation: the searching seat's observation.
+            focus: an action id of the root (the move a post-game analysis judges,
+                :mod:`splendor.analysis`): once the budget is spent, if its child has
+                fewer than ``focus_visits`` visits or ``focus_share`` of the iterations
+                run, more iterations run through it alone until it has, so its mean
+                reward is measured, not guessed from a few visits. :attr:`last`
+                describes the search before them (its choice).
+            focus_visits, focus_share: see ``focus``.
+
         Raises:
             ValueError, TypeError: as :meth:`choose`; an observation that cannot be
-                determinized.
+                determinized; a ``focus`` that is not a legal decision of the root.
         """
         module: ModuleType
         if isinstance(observation, classic.Observation):
@@ -179,6 +196,8 @@ class NetBot:
         if net is None:
             chosen = self._shipped_for(game, n)
             if isinstance(chosen, MCTSBot):  # no network ships for this game
+                if focus is not None:
+                    raise ValueError(f"no network ships for {game} with {n} players")
                 links, stats = chosen.search(observation)
                 self.last = chosen.last
                 return links, stats
@@ -197,7 +216,11 @@ class NetBot:
         mix = setting(self.mix, "mix", 0.0)
         exploration = setting(self.exploration, "exploration", DEFAULT_EXPLORATION)
         obs = observation.array
-        capacity = MAX_NODES if self.iterations is None else min(MAX_NODES, self.iterations * 96)
+        capacity = (
+            MAX_NODES
+            if self.iterations is None
+            else min(MAX_NODES, (self.iterations + max(0, focus_visits)) * 96)
+        )
         links, stats, size = net_search.new_tree(capacity)
         work = np.zeros(1, dtype=obs.dtype)
         mask = np.zeros(module.NUM_ACTIONS, np.bool_)
@@ -261,6 +284,8 @@ class NetBot:
             str(action.from_id(a)): int(v) for a, v, _ in search.root_children(links, stats[:3])
         }
         self.last = SearchStats(done, elapsed, int(size[0]), visits)
+        if focus is not None:
+            focus_on(links, stats, focus, max(focus_visits, int(focus_share * done)), step)
         return links, stats
 
     def _shipped_for(self, game: str, players: int) -> PolicyValueNet | MCTSBot:
@@ -296,6 +321,54 @@ class NetBot:
             stats[net_search.S_PRIOR, node] = (1.0 - self.noise) * prior + self.noise * eta[k]
 
 
+def focus_on(
+    links: np.ndarray,
+    stats: np.ndarray,
+    action: int,
+    visits: int,
+    step: Any,
+) -> int:
+    """Run iterations through the root's child of ``action`` alone until it has
+    ``visits`` visits (:meth:`NetBot.search`'s ``focus``); returns how many ran.
+
+    The other children of the root are made unselectable for the while (a mean reward far
+    below any real one) and then given back their statistics exactly, so the tree is the
+    one a search would hold had those iterations chosen ``action`` at the root.
+
+    Raises:
+        ValueError: ``action`` has no child at the root (not a legal decision there).
+    """
+    target = search.NO_NODE
+    others: list[int] = []
+    ch = int(links[search.T_CHILD, 0])
+    while ch != search.NO_NODE:
+        if int(links[search.T_ACTION, ch]) == action:
+            target = ch
+        else:
+            others.append(ch)
+        ch = int(links[search.T_SIBLING, ch])
+    if target == search.NO_NODE:
+        raise ValueError(f"action id {action} is not a legal decision of the searched position")
+    missing = int(visits - stats[net_search.S_VISITS, target])
+    if missing <= 0:
+        return 0
+    saved = stats[:, others].copy()
+    stats[net_search.S_VISITS, others] = np.maximum(saved[net_search.S_VISITS], 1.0)
+    stats[net_search.S_REWARD, others] = -1e12
+    try:
+        done = 0
+        while done < missing:
+            ran = int(step(min(64, missing - done)))
+            if ran <= 0:
+                if ran < 0:
+                    raise ValueError("inconsistent observation: it cannot be determinized")
+                break
+            done += ran
+    finally:
+        stats[:, others] = saved
+    return done
+
+
 def tempered(net: PolicyValueNet, temperature: float) -> tuple[np.ndarray, ...]:
     """``net``'s arrays (:meth:`PolicyValueNet.arrays`) with the policy head divided by
     ``temperature``: the policy of the result is the softmax of the logits over
@@ -323,4 +396,4 @@ def warm_up() -> None:
         NetBot(net, iterations=8, seed=0, mix=0.5).search(module.new_game(2, 0).observation(0))
 
 
-__all__ = ["DEFAULT_EXPLORATION", "MAX_NODES", "NetBot", "tempered", "warm_up"]
+__all__ = ["DEFAULT_EXPLORATION", "MAX_NODES", "NetBot", "focus_on", "tempered", "warm_up"]

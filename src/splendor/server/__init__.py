@@ -8,6 +8,8 @@ Modules, one job each:
 - :mod:`.bots`      bot decisions in worker processes (off the event loop).
 - :mod:`.service`   the game service: create, load (replay), act, schedule bots.
 - :mod:`.hub`       WebSocket subscribers per game and per-seat broadcasts.
+- :mod:`.analysis_jobs` post-game analyses: asked for, run in the bots' search pool,
+  stored and pushed live, supervised.
 - :mod:`.app`       :func:`create_app`, the FastAPI application (REST, WebSocket, client).
 
 Start it with ``splendor serve`` (or ``make serve``).

@@ -23,11 +23,16 @@ requests (with ``Retry-After``), 503 database unavailable (with ``Retry-After``)
 - ``POST /api/games/{id}/resign``: the seat (token or session) resigns
   (:meth:`.service.GameService.resign`); ``GET``/``POST /api/games/{id}/chat``: the table's
   chat (:mod:`.chat`; only seated players write).
+- ``POST /api/games/{id}/analysis``: a seated player asks for the post-game analysis of a
+  finished game (202 queued now, 200 the stored one; 403 not seated, 409 not over, 429 too
+  many); ``GET /api/games/{id}/analysis``: ``{"status", "data", "error"}`` (404 none asked
+  for); :mod:`.analysis_jobs`.
 - ``WS /ws/games/{id}``: a spectator's state at once (the session's seat's for a logged-in
   player seated there); ``{"type": "auth", "token"}`` makes
   the connection its seat's (the seat's state follows); then state messages after every
-  accepted move, and when a seat or a spectator comes or goes (``"spectators"``), and
-  ``{"type": "chat", "message"}``. The client sends ``{"type": "action", "action",
+  accepted move, and when a seat or a spectator comes or goes (``"spectators"``),
+  ``{"type": "chat", "message"}``, and ``{"type": "analysis", "game_id", "status", "done",
+  "total"}`` as a post-game analysis progresses. The client sends ``{"type": "action", "action",
   "move"}``, ``{"type": "chat", "text"}``, ``{"type": "resign"}`` or ``{"type": "ping"}``;
   a rejected message gets ``{"type": "error", "status", "message"}``
   and the connection stays open (a bad token too: 403, still a spectator). Close codes:
@@ -83,6 +88,8 @@ from ..bots.external import game_tables
 from . import bots as server_bots
 from . import chat
 from .accounts import Accounts, Player
+from .analysis_jobs import Analyses, AnalysisConfig
+from .analysis_jobs import answer as analysis_answer
 from .errors import N_, Text
 from .hub import Hub, Subscriber
 from .language import i18n_router, language_of, localized_page
@@ -166,8 +173,9 @@ class Limits:
         max_json_depth: the deepest nesting of arrays/objects in a body or a message (400).
         create_rate: game creations per client address, ``limits`` notation
             (``"30/minute"``, several with ``;``); None or ``"off"``: unlimited.
-        action_rate: actions, explanations and game-list lookups (REST) and WebSocket
-            messages per client address; None or ``"off"``: unlimited.
+        action_rate: actions, explanations, game-list lookups, chat and analysis requests
+            (REST) and WebSocket messages per client address; None or ``"off"``:
+            unlimited.
         auth_rate: guest sessions, sign-ups and log-ins per client address (each costs an
             Argon2 hash; guessing passwords stays slow); None or ``"off"``: unlimited.
         min_clock: the shortest time bank (real time) or turn (turn-based) a table's clock
@@ -302,6 +310,7 @@ def create_app(
     bot_workers: int | None = None,
     limits: Limits | None = None,
     lifecycle: Lifecycle | None = None,
+    analysis: AnalysisConfig | None = None,
 ) -> FastAPI:
     """Build the web app.
 
@@ -319,6 +328,10 @@ def create_app(
         limits: sizes and rates (default :class:`Limits`).
         lifecycle: eviction, expiry and bot-turn retries (default
             :class:`.service.Lifecycle`).
+        analysis: post-game analyses: the search budget per decision, how many run at
+            once, the per-player limit (default :class:`.analysis_jobs.AnalysisConfig`:
+            2,000 iterations a decision, seed 0, one at a time). They search in the
+            ``search_executor`` pool.
 
     Once started (schema migrated, unfinished games loaded), the app moves every object
     that exists to the garbage collector's permanent generation (:func:`gc.freeze`): the
@@ -348,6 +361,8 @@ def create_app(
         hub = Hub()
         service = GameService(storage, hub, server_bots.BotPools(quick, search), lifecycle)
         app.state.storage, app.state.hub, app.state.service = storage, hub, service
+        analyses = Analyses(service, analysis)
+        app.state.analyses = analyses
         app.state.accounts = Accounts(storage)
         tables = Tables(storage, service, lambda table_id: feed.changed(table_id), limits.min_clock)
         feed = LobbyFeed(hub, tables)
@@ -365,6 +380,7 @@ def create_app(
         app.state.listener = listener
         try:
             await service.start()
+            await analyses.start()
             if listener is not None:
                 listener.start()
             gc.freeze()  # see the docstring: no full-collection pauses over start-up objects
@@ -372,6 +388,7 @@ def create_app(
         finally:
             if listener is not None:
                 await listener.close()
+            await analyses.close()
             await service.close()
             for pool in owned:  # a decision under way ends within its time budget
                 await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
@@ -579,6 +596,29 @@ def create_app(
         return await service.explain(
             game_id, token, body["action"], await player_id_of(request), language_of(request)
         )
+
+    def analyses_of(request: Request) -> Analyses:
+        found: Analyses = request.app.state.analyses  # set by the lifespan above
+        return found
+
+    @app.post("/api/games/{game_id}/analysis")
+    async def post_analysis(request: Request, game_id: str) -> JSONResponse:
+        rates.hit("action", _client(request))
+        service = service_of(request)
+        live = await service.get(_checked_id(game_id))
+        body = await body_of(request) if await request.body() else {}
+        seat = await acting_seat(request, live, body)
+        player_id = await player_id_of(request) or live.seats[seat].player_id
+        stored, new = await analyses_of(request).request(live, player_id)
+        return JSONResponse(
+            analysis_answer(stored, language_of(request)), status_code=202 if new else 200
+        )
+
+    @app.get("/api/games/{game_id}/analysis")
+    async def get_analysis(request: Request, game_id: str) -> dict[str, Any]:
+        rates.hit("action", _client(request))  # a database query per call
+        live = await service_of(request).get(_checked_id(game_id))
+        return await analyses_of(request).view(live.id, language_of(request))
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(request: Request, game_id: str) -> JSONResponse:
@@ -1049,6 +1089,7 @@ def serve(
     limits: Limits | None = None,
     lifecycle: Lifecycle | None = None,
     workers: int = 1,
+    analysis: AnalysisConfig | None = None,
 ) -> None:
     """Run the app with uvicorn until it is stopped (SIGINT/SIGTERM); blocks.
 
@@ -1056,7 +1097,7 @@ def serve(
     ``httptools`` HTTP parser and the ``websockets`` (sans-I/O) WebSocket protocol.
 
     Args:
-        database_url, bot_workers, lifecycle: as :func:`create_app`.
+        database_url, bot_workers, lifecycle, analysis: as :func:`create_app`.
         host, port: the address to listen on.
         access_log: log one line per HTTP request and WebSocket connection (off for load
             tests: it costs time on the event loop); seat tokens in URLs are redacted.
@@ -1078,7 +1119,11 @@ def serve(
 
     limits = limits if limits is not None else Limits()
     target: Any = create_app(
-        database_url, bot_workers=bot_workers, limits=limits, lifecycle=lifecycle
+        database_url,
+        bot_workers=bot_workers,
+        limits=limits,
+        lifecycle=lifecycle,
+        analysis=analysis,
     )
     extra: dict[str, Any] = {}
     if workers > 1:
@@ -1088,6 +1133,12 @@ def serve(
                 "bot_workers": bot_workers,
                 "limits": dataclasses.asdict(limits),
                 "lifecycle": None if lifecycle is None else dataclasses.asdict(lifecycle),
+                "analysis": None
+                if analysis is None
+                else {
+                    **dataclasses.asdict(analysis),
+                    "settings": analysis.settings.to_dict(),
+                },
             }
         )
         target = "splendor.server.app:app_from_environment"
@@ -1115,11 +1166,13 @@ def app_from_environment() -> FastAPI:
     environment variable :data:`SERVE_OPTIONS`."""
     options = json.loads(os.environ[SERVE_OPTIONS])
     lifecycle = options["lifecycle"]
+    analysis = options.get("analysis")
     return create_app(
         options["database_url"],
         bot_workers=options["bot_workers"],
         limits=Limits(**options["limits"]),
         lifecycle=None if lifecycle is None else Lifecycle(**lifecycle),
+        analysis=None if analysis is None else AnalysisConfig(**analysis),
     )
 
 

@@ -16,6 +16,7 @@ and raises :class:`PoolReplaced`, so that the caller asks again (the service doe
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import secrets
@@ -94,6 +95,45 @@ def choose(game: str, spec: str, seed: int, observation: np.ndarray) -> int:
         if close is not None:
             close()
     return int(action.id)
+
+
+@functools.lru_cache(maxsize=4)
+def _analyser(settings_json: str) -> Any:
+    """A worker's analyser for these settings (JSON), made once, so that its networks
+    load once per worker."""
+    import json
+
+    from ..analysis import Analyser, Settings
+
+    return Analyser(Settings.from_dict(json.loads(settings_json)))
+
+
+def analyse(
+    game: str,
+    observation: np.ndarray,
+    action: int,
+    index: int,
+    seat: int,
+    turn: int,
+    played: str,
+    settings: dict[str, Any],
+) -> dict[str, Any]:
+    """Run in a worker (the search pool): the analysis of one decision of a finished game
+    (:meth:`splendor.analysis.Analyser.decision`), from the observation of the seat that
+    made it (never the state) and the action id it played; ``settings`` is
+    :meth:`splendor.analysis.Settings.to_dict`. Returns
+    :meth:`splendor.analysis.MoveAnalysis.to_dict`. Raises whatever the analyser raises
+    (ValueError: bad settings, no network for the game, an action not legal there)."""
+    import json
+
+    from ..analysis import Decision
+
+    analyser = _analyser(json.dumps(settings, sort_keys=True))
+    decision = Decision(
+        index=index, seat=seat, turn=turn, observation=observation, action=action, played=played
+    )
+    result: dict[str, Any] = analyser.decision(game, decision).to_dict()
+    return result
 
 
 def warm(game: str) -> bool:

@@ -61,7 +61,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from types import ModuleType
@@ -271,6 +271,9 @@ class GameService:
             ("bot_retries", "random_moves", "resumed", "loaded", "evicted", "deleted", "forfeited"),
             0,
         )
+        self.maintenance: list[Callable[[], Awaitable[Any]]] = []
+        """More work of each maintenance run (:meth:`maintain`), such as resuming the
+        post-game analyses (:meth:`.analysis_jobs.Analyses.maintain`)."""
 
     # ------------------------------------------------------------------ life cycle
 
@@ -1222,7 +1225,8 @@ class GameService:
         """Another server process changed something (:mod:`.notify`): a loaded game is
         reloaded from the database and pushed to its WebSockets (``"game"``), and a game
         being loaded catches up once loaded (what it read may predate the change); a chat
-        message is forwarded to the game's WebSockets (``"chat"``)."""
+        message is forwarded to the game's WebSockets (``"chat"``), and so is the
+        progress of a post-game analysis (``"analysis"``, :mod:`.analysis_jobs`)."""
         if kind == "game":
             live = self._games.get(key)
             if live is not None:
@@ -1231,6 +1235,9 @@ class GameService:
                 self._told_while_loading.add(key)
         elif kind == "chat" and isinstance(data, dict) and self.hub.has_subscribers(key):
             text = json.dumps({"type": "chat", "message": data}, ensure_ascii=False)
+            self.hub.publish(key, lambda _seat: text)
+        elif kind == "analysis" and isinstance(data, dict) and self.hub.has_subscribers(key):
+            text = json.dumps({**data, "type": "analysis", "game_id": key})
             self.hub.publish(key, lambda _seat: text)
 
     def resync(self) -> None:
@@ -1472,8 +1479,9 @@ class GameService:
 
     async def maintain(self) -> dict[str, int]:
         """One maintenance run: start the bot turn of every loaded game whose bot is to
-        move and has no task, evict the idle games (see :class:`Lifecycle`), and retry
-        the start-up resume if it could not finish.
+        move and has no task, evict the idle games (see :class:`Lifecycle`), retry the
+        start-up resume if it could not finish, apply pending ratings, and run the
+        :attr:`maintenance` hooks (their errors are logged).
 
         Returns:
             ``{"resumed": n, "evicted": n}`` of this run.
@@ -1496,6 +1504,15 @@ class GameService:
         if self._resume_pending and not self._closed:
             self.counters["resumed"] += await self.resume_bots()
         await self.rate_pending()
+        for more in list(self.maintenance):
+            try:
+                await more()
+            except asyncio.CancelledError:
+                raise
+            except Unavailable as e:
+                log.warning("maintenance: %s", e.message)
+            except Exception:
+                log.exception("maintenance (%s) failed", getattr(more, "__qualname__", more))
         return {"resumed": resumed, "evicted": evicted}
 
     def _evictable(self, live: LiveGame, now: float) -> bool:

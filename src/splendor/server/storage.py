@@ -18,6 +18,12 @@ Tables:
   ``Idempotency-Key``: the key's SHA-256 (primary key), the game, the SHA-256 of the
   request, and the random salt from which, with the key, its seat tokens were derived
   (:func:`splendor.server.service.derive_token`). Deleted with its game.
+- ``analyses`` (migration 0008): the post-game analysis of a finished game, one per game
+  (``game_id`` is the primary key): the player who asked for it (``requested_by``, null
+  for a seat token without a player), its status ``"queued" | "running" | "done" |
+  "failed"``, the analysis so far (``data``: :meth:`splendor.analysis.GameAnalysis.to_dict`,
+  rewritten after every analysed decision), the reason of a failure (``error``), and its
+  created/updated times. Deleted with its game (:mod:`splendor.server.analysis_jobs`).
 
 Text from clients never reaches the database unchecked: names are cleaned by the service,
 and :func:`storable` refuses a NUL or a lone surrogate, which PostgreSQL rejects (and
@@ -276,6 +282,27 @@ class MoveRow(Base):
     )  # 0005: the clock after this move (a game with a clock)
 
 
+class AnalysisRow(Base):
+    """The post-game analysis of a finished game (migration 0008,
+    :mod:`splendor.server.analysis_jobs`): one per game, asked for by one of its players."""
+
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    requested_by: Mapped[str | None] = mapped_column(
+        ForeignKey("players.id", ondelete="SET NULL"), nullable=True, index=True
+    )  # None: asked for with a seat token by a person who is no known player
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    data: Mapped[dict[str, Any] | None] = mapped_column(
+        JSON(none_as_null=True), nullable=True
+    )  # splendor.analysis.GameAnalysis.to_dict(), the moves analysed so far
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class IdempotencyRow(Base):
     __tablename__ = "idempotency_keys"
 
@@ -387,6 +414,8 @@ def _table(model: type[Base]) -> Table:
 _MOVES = _table(MoveRow)
 _GAMES = _table(GameRow)
 _SEATS = _table(SeatRow)
+ANALYSES_TABLE = _table(AnalysisRow)
+"""The Core table of :class:`AnalysisRow` (:mod:`splendor.server.analysis_jobs`)."""
 _IDEMPOTENCY = _table(IdempotencyRow)
 
 _LAST_IDX = (
@@ -412,9 +441,12 @@ _FINISH_GAME = (
 )
 
 
-def _aware(t: datetime) -> datetime:
+def aware(t: datetime) -> datetime:
     """SQLite gives naive datetimes back: they were stored as UTC."""
     return t if t.tzinfo is not None else t.replace(tzinfo=UTC)
+
+
+_aware = aware
 
 
 class Storage:

@@ -131,6 +131,24 @@ export function getReplay(gameId) {
   return request("GET", `/api/games/${encodeURIComponent(gameId)}/replay`);
 }
 
+/**
+ * `GET /api/games/{id}/analysis`: the post-game analysis of a finished game, `{status,
+ * data, error}` (`status` queued, running, done or failed; `data` the analysis so far;
+ * `error` why it failed, in the reader's language); 404 when nobody asked for one.
+ */
+export function getAnalysis(gameId) {
+  return request("GET", `/api/games/${encodeURIComponent(gameId)}/analysis`);
+}
+
+/**
+ * `POST /api/games/{id}/analysis`: a seated player (the seat token, or the session) asks
+ * for the analysis of the finished game; answers it as {@link getAnalysis} does (the
+ * stored one, or one queued now). 403 not seated, 409 not over, 429 too many analyses.
+ */
+export function askAnalysis(gameId, token) {
+  return request("POST", `/api/games/${encodeURIComponent(gameId)}/analysis`, undefined, { token });
+}
+
 /** URL of the downloadable record of a finished game. */
 export function recordUrl(gameId) {
   return `/api/games/${encodeURIComponent(gameId)}/record`;
@@ -373,7 +391,8 @@ export class LobbySocket extends LiveSocket {
  * The live connection to one game. Calls `onState(msg)` for every state message,
  * `onChat(message)` for every chat message of the table (`{seat, name, text, at}`),
  * `onRematch(table)` for every change of the game's rematch table (`{"type": "rematch"}`),
- * `onError(msg)` for error messages and `onStatus("open"|"closed"|"fatal", detail)` (on
+ * `onAnalysis(msg)` as the game's post-game analysis progresses (`{"type": "analysis",
+ * game_id, status, done, total}`), `onError(msg)` for error messages and `onStatus("open"|"closed"|"fatal", detail)` (on
  * every "open" after a drop, fetch the chat again: messages may have been missed).
  * A seat's connection authenticates with its first message, `{"type": "auth", token}`
  * (never the URL). A dropped connection reconnects with exponential backoff (0.5 s up to
@@ -384,7 +403,7 @@ export class GameSocket extends LiveSocket {
   /**
    * @param {string} gameId
    * @param {string|null} token
-   * @param {{onState: Function, onChat?: Function, onRematch?: Function, onError?: Function, onStatus?: Function}} handlers
+   * @param {{onState: Function, onChat?: Function, onRematch?: Function, onAnalysis?: Function, onError?: Function, onStatus?: Function}} handlers
    */
   constructor(gameId, token, handlers) {
     super(handlers);
@@ -412,6 +431,8 @@ export class GameSocket extends LiveSocket {
       if (msg.message && typeof msg.message === "object" && this.handlers.onChat) this.handlers.onChat(msg.message);
     } else if (msg.type === "rematch") {
       if (msg.table && typeof msg.table === "object" && this.handlers.onRematch) this.handlers.onRematch(msg.table);
+    } else if (msg.type === "analysis") {
+      if (this.handlers.onAnalysis) this.handlers.onAnalysis(msg);
     } else if (msg.type === "error" && this.handlers.onError) this.handlers.onError(msg);
   }
 

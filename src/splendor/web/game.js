@@ -4,10 +4,12 @@
  * dialogs), sends them, and follows the game live over the WebSocket; the clocks
  * ({@link module:clock}), the table's chat ({@link module:chat}), who watches, Resign
  * (with a confirmation) for a seated player, and once the game is over the rematch (offer,
- * accept, follow the rematch table, go to the new game).
+ * accept, follow the rematch table, go to the new game) and the post-game analysis
+ * ({@link module:analysis}: asked for by a seated player, shown to everyone once it exists).
  * @module game
  */
 
+import { AnalysisPanel } from "./analysis.js";
 import * as api from "./api.js";
 import { ChatPanel } from "./chat.js";
 import { renderClassic } from "./classic_view.js";
@@ -68,6 +70,9 @@ export class GamePage {
     this.socket = null;
     this.clocks = new Clocks();
     this.chat = new ChatPanel(gameId, () => this.token);
+    /** The post-game analysis (read once the game is over). */
+    this.analysis = new AnalysisPanel(gameId, () => this.token);
+    this.analysisRead = false;
     /** The Resign confirmation is open; a resignation is on its way. */
     this.confirmingResign = false;
     this.resigning = false;
@@ -122,6 +127,7 @@ export class GamePage {
       onState: (m) => this.onState(m),
       onChat: (m) => this.chat.add(m),
       onRematch: (t) => this.onRematch(t),
+      onAnalysis: (m) => this.analysis.onMessage(m),
       onError: (m) => this.showMessage(m.message || t("something went wrong"), "error"),
       onStatus: (s, detail) => {
         this.connection = s;
@@ -129,6 +135,7 @@ export class GamePage {
           if (this.everOpen) {
             this.chat.load(); // messages may have been missed meanwhile
             this.loadRematch();
+            if (this.analysisRead) this.analysis.load();
           }
           this.everOpen = true;
         }
@@ -184,6 +191,10 @@ export class GamePage {
     }
     this.render();
     if (before) this.animate(before.at, before.obs, msg);
+    if (msg.status === "finished" && !this.analysisRead) {
+      this.analysisRead = true;
+      this.analysis.load();
+    }
   }
 
   /**
@@ -543,9 +554,11 @@ export class GamePage {
     const header = this.renderHeader();
     const who = header.querySelector("[data-testid=turn-info]");
     const hint = header.querySelector("[data-testid=hint]");
+    if (s.status === "finished") this.analysis.update(s.seats, this.seated && !this.seatIsBot);
     replaceChildren(f.top,
       header,
-      s.status === "finished" ? renderResult(s, this.gameId, { replay: true, rematch: this.renderRematchPanel() }) : null);
+      s.status === "finished" ? renderResult(s, this.gameId, { replay: true, rematch: this.renderRematchPanel() }) : null,
+      s.status === "finished" ? this.analysis.el : null);
     replaceChildren(f.bar,
       h("div", { class: "bar-line" }, who, hint,
         h("div", { class: "message-line", role: "status", "aria-live": "polite", dataset: { testid: "message" } })),

@@ -1,9 +1,12 @@
 /**
  * The replay viewer of a finished game: every position from the first move to the last,
- * with first / previous / next / last buttons, a slider, the arrow keys, and the move list.
+ * with first / previous / next / last buttons, a slider, the arrow keys, and the move list;
+ * the game's post-game analysis under the result once someone asked for it
+ * ({@link module:analysis}; asked for on the game page).
  * @module replay
  */
 
+import { AnalysisPanel } from "./analysis.js";
 import * as api from "./api.js";
 import { language, t } from "./i18n.js";
 import { renderClassic } from "./classic_view.js";
@@ -19,6 +22,7 @@ export class ReplayPage {
     this.gameId = gameId;
     this.index = 0;
     this.data = null;
+    this.analysis = new AnalysisPanel(gameId, () => null);
   }
 
   async start() {
@@ -34,6 +38,8 @@ export class ReplayPage {
       return;
     }
     this.index = this.data.frames.length - 1;
+    this.analysis.update(this.data.seats, false);
+    this.analysis.load();
     document.addEventListener("keydown", (ev) => {
       if (ev.target && ev.target.tagName === "INPUT") return;
       if (ev.key === "Enter" && ev.target && ev.target.dataset && ev.target.dataset.frame !== undefined) {
@@ -90,6 +96,7 @@ export class ReplayPage {
         h("h2", {}, t("Replay: {game}", { game: d.game === "duel" ? "Splendor Duel" : "Splendor" })),
         h("span", { class: "meta" }, t("game {game}", { game: this.gameId }))),
       renderResult({ result: d.result, seats: d.seats, scores: d.result ? d.result.scores : [] }, this.gameId, { replay: false }),
+      this.analysis.el,
       h("div", { class: "replay-controls", dataset: { testid: "replay-controls" } },
         btn("replay-first", t("« first"), 0, this.index === 0),
         btn("replay-prev", t("◀ prev"), this.index - 1, this.index === 0),
