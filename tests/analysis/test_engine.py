@@ -3,6 +3,8 @@ each seat could see (C16, D22), for both games and 2-4 players."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pytest
 
@@ -58,6 +60,44 @@ def test_records_that_differ_only_in_hidden_cards_get_the_same_analysis(
         assert first == again
         judged += not first.forced
     assert judged == 3
+
+
+@dataclass
+class DealtRecord(GameRecord):
+    """A record whose deal is given (a twin of a seeded deal), to build records that
+    differ only in hidden cards."""
+
+    deal: object = None
+
+    def new_state(self) -> object:
+        return self.deal.copy()  # type: ignore[attr-defined]
+
+
+def test_two_records_that_differ_only_in_a_blind_reserve_get_the_same_analysis() -> None:
+    """C16: Bob reserves the top card of level 1's deck, blind; the two records deal that
+    deck in different orders (the face-up cards are the same), so Bob holds a different
+    card in each. Ann's next moves are analysed the same in both: her analysis never reads
+    Bob's reserve nor the deck."""
+    first = classic.new_game(2, 21)
+    for k in range(50):
+        twin = classic.determinize(first.observation(0), k)
+        a, b = first.copy(), twin.copy()
+        for state in (a, b):
+            for text in ("take W U G", "reserve d1"):
+                state.apply(text)
+        if a.players[1].reserved != b.players[1].reserved:  # Bob holds another card
+            break
+    else:  # pragma: no cover - 50 deals of level 1's 36 cards
+        pytest.fail("no twin deal with another top card")
+    actions = ["take W U G", "reserve d1", "take R K W", "take U G R", "take W G K"]
+    records = [
+        DealtRecord("splendor", 2, ["ann", "bob"], 21, actions=list(actions), deal=deal)
+        for deal in (first, twin)
+    ]
+    one, other = (analyse(r, [0], QUICK) for r in records)
+    assert [m.index for m in one.moves] == [0, 2, 4]
+    assert one.moves == other.moves
+    assert one.moves[1].label != "forced" and one.moves[1].alternatives
 
 
 def test_decisions_carry_observations_not_states() -> None:
@@ -189,6 +229,8 @@ def test_bad_requests_are_refused_clearly() -> None:
         Settings(iterations=0)
     with pytest.raises(ValueError, match="focus_share"):
         Settings(focus_share=2.0)
+    with pytest.raises(ValueError, match="mix"):
+        Settings(mix=1.5)
     broken = GameRecord(record.game, 2, record.players, record.seed, actions=["take W W W W"])
     with pytest.raises(RecordError, match="action 1"):
         analyse(broken, settings=QUICK)

@@ -23,9 +23,9 @@ forced     the only legal decision (not judged)
 
 The steps are those chess sites use on the chance to win (Lichess: 0.1, 0.2 and 0.3 of its
 "winning chances" from -1 to 1, which are 5, 10 and 15 points of win probability). The
-search's own noise is well below them: at the default budget the same record analysed
-with another seed changes a move's loss by 0.1 point on average in classic Splendor and
-0.3 in Duel (90% of moves within 0.4 and 1.2 points; ``docs/analysis.md``).
+search's own noise is below them: at the default budget the same record analysed with
+another seed changes a move's loss by 0.8 point on average in classic Splendor and 0.3 in
+Duel (90% of moves within 2.9 and 1.2 points; ``docs/analysis.md``).
 """
 
 from __future__ import annotations
