@@ -1,5 +1,5 @@
-"""The ``splendor`` command (typer): ``play``, ``replay``, ``position``, ``conformance``,
-``bench``.
+"""The ``splendor`` command (typer): ``play``, ``replay``, ``analyse``, ``position``,
+``conformance``, ``bench``, ``train``, ``distill``, ``arena``, ``serve``.
 
 Every subcommand has ``--help``. The CLI is an interface: it reaches the games only through
 the engine API (:mod:`splendor.game`, :mod:`splendor.record`, :mod:`splendor.bots`).
@@ -7,16 +7,61 @@ the engine API (:mod:`splendor.game`, :mod:`splendor.record`, :mod:`splendor.bot
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 app = typer.Typer(
     help="Splendor: play in the terminal, replay records, benchmark the engine.",
     no_args_is_help=True,
     add_completion=False,
 )
+
+
+def _failer(err: Console) -> Callable[[str, int], NoReturn]:
+    """``fail(message, code)``: print ``error: message`` (one line) on ``err`` and exit
+    with ``code``."""
+
+    def fail(message: str, code: int) -> NoReturn:
+        from rich.text import Text
+
+        err.print(
+            Text("error: ", style="bold red") + Text(" ".join(message.splitlines())), soft_wrap=True
+        )
+        raise typer.Exit(code)
+
+    return fail
+
+
+def _progress(err: Console, label: str, enabled: bool, unit: str | None = None) -> Progress:
+    """A progress bar on ``err``: ``label``, the bar, done/total (and ``unit``), the time
+    spent and the time left; ``enabled`` False shows nothing."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = [TextColumn(label), BarColumn(), MofNCompleteColumn()]
+    if unit is not None:
+        columns.append(TextColumn(unit))
+    return Progress(
+        *columns,
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not enabled,
+        transient=False,
+    )
 
 
 @app.command()
@@ -215,16 +260,6 @@ def analyse(
     import json as _json
     import os
 
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-    from rich.text import Text
-
     from .analysis import Analyser, Settings
     from .analysis.report import moves_table, summary_table
     from .record import GameRecord, RecordError
@@ -233,13 +268,7 @@ def analyse(
     if not console.is_terminal and "COLUMNS" not in os.environ:  # a file or pipe
         console = Console(highlight=False, markup=False, emoji=False, width=120)
     err = Console(stderr=True, highlight=False, markup=False, emoji=False)
-
-    def fail(message: str, code: int) -> None:
-        err.print(
-            Text("error: ", style="bold red") + Text(" ".join(message.splitlines())), soft_wrap=True
-        )
-        raise typer.Exit(code)
-
+    fail = _failer(err)
     try:
         settings = Settings(
             seconds=time_per_move,
@@ -261,17 +290,7 @@ def analyse(
         fail(f"invalid record: {e}", 1)
     except ValueError as e:
         fail(str(e), 2)
-    bar = Progress(
-        TextColumn("analysing"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("decisions"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        disable=not progress,
-        transient=False,
-    )
+    bar = _progress(err, "analysing", progress, "decisions")
     task_id = bar.add_task("analysis", total=total)
     try:
         with bar:
@@ -763,16 +782,6 @@ def arena(
     import json as _json
     import os
 
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-    from rich.text import Text
-
     from .arena import ArenaError, default_out_dir, prepare_arena, run_arena
     from .arena.report import head_to_head_table, results_table, style_table
     from .arena.runner import check_backend
@@ -782,13 +791,7 @@ def arena(
     if not console.is_terminal and "COLUMNS" not in os.environ:
         console = Console(highlight=False, width=120)  # a file or pipe: room for the table
     err = Console(stderr=True, highlight=False)
-
-    def fail(message: str, code: int) -> None:
-        err.print(
-            Text("error: ", style="bold red") + Text(" ".join(message.splitlines())), soft_wrap=True
-        )
-        raise typer.Exit(code)
-
+    fail = _failer(err)
     try:
         setup = prepare_arena(
             bots,
@@ -836,16 +839,7 @@ def arena(
     if not setup.deterministic:
         note.print("note: some bots are not deterministic (time budgets, external programs)")
 
-    bar = Progress(
-        TextColumn("games"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        disable=not progress,
-        transient=False,
-    )
+    bar = _progress(err, "games", progress)
     task_id = bar.add_task("games", total=total)
     try:
         with bar:

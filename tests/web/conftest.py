@@ -8,6 +8,7 @@ root (ignored by git); their paths are printed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -73,19 +74,29 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     The server is not niced: with both cores busy (the other test worker, Chromium), a
     niced server got almost no CPU time and a test's first request timed out.
     """
-    db = tmp_path_factory.mktemp("web") / "games.db"
+    folder = tmp_path_factory.mktemp("web")
+    with serve_subprocess(SERVER_CODE, folder, WARM_UP_SECONDS, warm_up=True) as base:
+        yield base
+
+
+@contextlib.contextmanager
+def serve_subprocess(code: str, folder: Path, seconds: float, warm_up: bool) -> Iterator[str]:
+    """Run ``python -c code DATABASE_URL PORT`` (a server on a new SQLite file in
+    ``folder``, a free port; its log in ``folder/server.log``); yields its base URL once it
+    answers (and, with ``warm_up``, once it has played its first games: :func:`_warm_up`),
+    within ``seconds``, else fails the test with the end of its log; stops it after."""
     port = _free_port()
-    log = open(db.parent / "server.log", "w")
-    cmd = [sys.executable, "-c", SERVER_CODE, f"sqlite:///{db}", str(port)]
+    log = open(folder / "server.log", "w")
+    cmd = [sys.executable, "-c", code, f"sqlite:///{folder / 'games.db'}", str(port)]
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
     base = f"http://127.0.0.1:{port}"
 
     def failed(why: str) -> None:
         proc.kill()
         log.close()
-        pytest.fail(f"{why}:\n" + (db.parent / "server.log").read_text()[-3000:])
+        pytest.fail(f"{why}:\n" + (folder / "server.log").read_text()[-3000:])
 
-    deadline = time.time() + WARM_UP_SECONDS
+    deadline = time.time() + seconds
     while True:
         try:
             with urllib.request.urlopen(base + "/api/meta", timeout=2) as r:
@@ -96,17 +107,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if proc.poll() is not None or time.time() > deadline:
             failed("the server did not start")
         time.sleep(0.3)
+    if warm_up:
+        try:
+            _warm_up(base, deadline)
+        except (OSError, AssertionError) as e:
+            failed(f"the server did not play its first games ({e})")
     try:
-        _warm_up(base, deadline)
-    except (OSError, AssertionError) as e:
-        failed(f"the server did not play its first games ({e})")
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
 
 
 def _warm_up(base: str, deadline: float) -> None:

@@ -10,17 +10,13 @@ The server is this module's own (a fast search budget: 48 iterations a decision)
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import REPO, _free_port, open_page, screenshot
+from .conftest import open_page, screenshot, serve_subprocess
 from .test_languages_ui import assert_no_english
 from .ui import rest
 
@@ -47,35 +43,8 @@ LABELS_EN = {"best move", "good move", "inaccuracy", "mistake", "blunder", "forc
 def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server of this module's own whose analyses search 48 iterations a decision."""
     folder = tmp_path_factory.mktemp("analysis-ui")
-    port = _free_port()
-    log = open(folder / "server.log", "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", SERVER_CODE, f"sqlite:///{folder / 'games.db'}", str(port)],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=REPO,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 120
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/api/meta", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.time() > deadline:
-            proc.kill()
-            log.close()
-            pytest.fail("the server did not start:\n" + (folder / "server.log").read_text()[-3000:])
-        time.sleep(0.2)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    with serve_subprocess(SERVER_CODE, folder, 120, warm_up=False) as base:
+        yield base
 
 
 @pytest.fixture
