@@ -20,9 +20,9 @@ IDS = ["splendor/Splendor-v0", "splendor/SplendorDuel-v0"]
 
 @pytest.mark.parametrize("env_id", IDS)
 def test_check_env(env_id: str) -> None:
-    """Gymnasium's checker steps unmasked random actions: those end the episode under
-    ``illegal_action="terminate"``."""
-    env = gymnasium.make(env_id, illegal_action="terminate")
+    """Gymnasium's checker, with the default arguments: it steps unmasked random actions,
+    which end the episode (``illegal_action="terminate"``, the default)."""
+    env = gymnasium.make(env_id)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         # `turn` has no upper bound (the game has no fixed length)
@@ -120,7 +120,7 @@ def test_seat_option_and_bot_objects() -> None:
 
 
 def test_illegal_action_raises_and_changes_nothing() -> None:
-    env = gymnasium.make("splendor/SplendorDuel-v0", opponent="random")
+    env = gymnasium.make("splendor/SplendorDuel-v0", opponent="random", illegal_action="raise")
     obs, _ = env.reset(seed=5)
     st = env.unwrapped.game_state
     before = st.array.copy()
@@ -135,7 +135,8 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
 
 
 def test_illegal_action_terminate_mode() -> None:
-    env = gymnasium.make("splendor/Splendor-v0", illegal_action="terminate", illegal_reward=-5)
+    """The default: an illegal action ends the episode with ``illegal_reward``."""
+    env = gymnasium.make("splendor/Splendor-v0", illegal_reward=-5)
     obs, _ = env.reset(seed=5)
     before = env.unwrapped.game_state.array.copy()
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
@@ -188,3 +189,16 @@ def test_bad_arguments() -> None:
         SplendorEnv("duel", num_players=3)
     with pytest.raises(ValueError):
         SplendorEnv("duel").reset(seed=-1)
+
+
+def test_human_render_mode_prints_the_board(capsys: pytest.CaptureFixture[str]) -> None:
+    """``render_mode="human"``: the board is printed at reset and at every step, and
+    ``render()`` prints it and returns None."""
+    env = gymnasium.make("splendor/SplendorDuel-v0", render_mode="human")
+    obs, _ = env.reset(seed=3)
+    assert "player_" in capsys.readouterr().out
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert "player_" in capsys.readouterr().out
+    assert env.render() is None and "player_" in capsys.readouterr().out
+    with pytest.warns(UserWarning, match="render_mode"), pytest.raises(ValueError, match="'human'"):
+        gymnasium.make("splendor/Splendor-v0", render_mode="window")

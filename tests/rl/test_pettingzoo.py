@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from splendor import classic, duel
 from splendor.rl import encoding, splendor_duel_v0, splendor_v0
@@ -185,6 +185,21 @@ def test_render_modes(mod) -> None:
         assert env.render() is None
 
 
+@pytest.mark.parametrize("mod", [splendor_v0, splendor_duel_v0])
+def test_pettingzoo_render_test_passes_with_a_human_mode(mod, capsys) -> None:
+    """PettingZoo's ``render_test`` makes the environment with ``render_mode="human"``
+    first: that mode prints the board (at reset, at each step and on ``render()``) and
+    returns None."""
+    render_test(mod.env)
+    env = mod.env(render_mode="human")
+    env.reset(seed=2)
+    capsys.readouterr()
+    assert env.render() is None
+    assert "player_0 to decide" in capsys.readouterr().out
+    env.step(int(np.flatnonzero(env.observe("player_0")["action_mask"])[0]))
+    assert "player_1" in capsys.readouterr().out  # printed by the step itself
+
+
 def test_render_hides_other_seats_blind_reserves() -> None:
     env = splendor_v0.env(num_players=2, render_mode="ansi")
     env.reset(seed=2)
@@ -199,7 +214,7 @@ def test_bad_arguments() -> None:
     with pytest.raises(ValueError):
         splendor_duel_v0.env(num_players=3)
     with pytest.raises(ValueError):
-        splendor_v0.env(render_mode="human")
+        splendor_v0.env(render_mode="window")
     with pytest.raises(ValueError):
         splendor_duel_v0.env(turn_cap=0)
     with pytest.raises(ValueError):

@@ -50,15 +50,16 @@ class SplendorEnv(gymnasium.Env):
         num_players: 2-4 for classic, 2 for Duel.
         seat: the learning seat (0 plays first), or ``"random"`` for a seat drawn at every
             reset. ``reset(options={"seat": k})`` overrides it for one episode.
-        render_mode: ``None``, ``"ansi"`` or ``"rgb_array"``.
+        render_mode: ``None``, ``"human"`` (the board printed at every reset and step,
+            as Gymnasium's human mode renders by itself), ``"ansi"`` or ``"rgb_array"``.
         turn_cap: Duel only: the game ends with no winner after this many turns (D25):
             ``terminated`` with reward 0.
         max_turns: ``truncated`` once this many turns were completed (outside the rules).
-        illegal_action: ``"raise"`` (default): an illegal action raises ``ValueError`` and
-            changes nothing. ``"terminate"``: it ends the episode instead (``terminated``,
-            reward ``illegal_reward``, ``info["illegal_action"]`` = the id; the game is
-            unchanged). Gymnasium's ``check_env`` steps unmasked random actions and needs
-            ``"terminate"``.
+        illegal_action: ``"terminate"`` (default): an illegal action ends the episode
+            (``terminated``, reward ``illegal_reward``, ``info["illegal_action"]`` = the id,
+            ``info["error"]`` why; the game is unchanged), so Gymnasium's ``check_env``,
+            which steps unmasked random actions, passes with the default arguments.
+            ``"raise"``: it raises ``ValueError`` and changes nothing.
         illegal_reward: the reward of an illegal action under ``"terminate"`` (default -1).
 
     Observation: ``{"observation": float32 (observation_size,), "action_mask": int8
@@ -70,7 +71,7 @@ class SplendorEnv(gymnasium.Env):
         ValueError: a bad argument (unknown game, player count, seat, bot spec...).
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -81,7 +82,7 @@ class SplendorEnv(gymnasium.Env):
         render_mode: str | None = None,
         turn_cap: int | None = None,
         max_turns: int | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
     ) -> None:
         self.game = encoding.game_name(game)
@@ -96,7 +97,7 @@ class SplendorEnv(gymnasium.Env):
         self.num_players = int(num_players)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
-                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+                f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {render_mode!r}"
             )
         self.render_mode = render_mode
         new_state(self.game, self.num_players, 0, turn_cap)  # validates turn_cap
@@ -184,6 +185,8 @@ class SplendorEnv(gymnasium.Env):
         self._ended_illegally = False
         self._play_bots()
         mask = self._mask()
+        if self.render_mode == "human":
+            self.render()
         return self._obs(mask), self._info(mask.copy())
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
@@ -222,6 +225,8 @@ class SplendorEnv(gymnasium.Env):
         truncated = (not terminated) and self.max_turns is not None and st.turn >= self.max_turns
         reward = float(outcome_rewards(st)[self.seat]) if terminated else 0.0
         mask = self._mask()
+        if self.render_mode == "human":
+            self.render()
         return self._obs(mask), reward, terminated, bool(truncated), self._info(mask.copy())
 
     def _play_bots(self) -> None:
@@ -258,20 +263,25 @@ class SplendorEnv(gymnasium.Env):
     # -- rendering ------------------------------------------------------------------
 
     def render(self) -> str | np.ndarray | None:
-        """The board as the learning seat sees it: a string (``"ansi"``) or an
-        ``(H, W, 3)`` uint8 image (``"rgb_array"``); ``None`` without a render mode.
+        """The board as the learning seat sees it: a string (``"ansi"``), an
+        ``(H, W, 3)`` uint8 image (``"rgb_array"``), or printed on standard output
+        (``"human"``, returns ``None``); ``None`` without a render mode.
 
         Raises:
             RuntimeError: called before :meth:`reset`.
         """
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'"
+                "render() called without a render_mode; pass render_mode='human', 'ansi' or "
+                "'rgb_array'"
             )
             return None
         if self.game_state is None:
             raise RuntimeError("call reset() before render()")
         view = self.game_state.observation(self.seat)
+        if self.render_mode == "human":
+            print(render_text(view), flush=True)
+            return None
         return render_text(view) if self.render_mode == "ansi" else render_rgb(view)
 
     def _close_bots(self) -> None:

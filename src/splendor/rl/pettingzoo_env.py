@@ -54,7 +54,8 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
     Args:
         game: ``"classic"`` or ``"duel"``.
         num_players: 2-4 for classic, 2 for Duel.
-        render_mode: ``None``, ``"ansi"`` (:meth:`render` returns a text board) or
+        render_mode: ``None``, ``"human"`` (:meth:`render` prints the text board; it is
+            printed at every reset and step too), ``"ansi"`` (:meth:`render` returns it) or
             ``"rgb_array"`` (an ``(H, W, 3)`` uint8 image).
         turn_cap: Duel only: the game ends with no winner after this many turns (D25; a
             draw, 0 reward for both). ``None``: no cap.
@@ -70,7 +71,7 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
     """
 
     metadata: dict[str, Any] = {
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "splendor_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -89,7 +90,7 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
         encoding.layout(self.game, num_players)  # validates the player count
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
-                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+                f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {render_mode!r}"
             )
         if max_turns is not None and (
             isinstance(max_turns, bool)
@@ -146,6 +147,8 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = agent_name(self.game_state.current_player)
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``{"observation": float32 (observation_size,), "action_mask": int8
@@ -187,6 +190,8 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
         else:
             self.agent_selection = agent_name(st.current_player)
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     # -- rendering ------------------------------------------------------------------
 
@@ -197,19 +202,24 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
 
     def render(self) -> str | np.ndarray | None:
         """The board as seen by the seat to act (seat 0 once over): a string for
-        ``"ansi"``, an ``(H, W, 3)`` uint8 image for ``"rgb_array"``; ``None`` (with a
-        warning) without a render mode.
+        ``"ansi"``, an ``(H, W, 3)`` uint8 image for ``"rgb_array"``, printed on standard
+        output for ``"human"`` (returns ``None``); ``None`` (with a warning) without a
+        render mode.
 
         Raises:
             RuntimeError: called before :meth:`reset`.
         """
         if self.render_mode is None:
             logger.warn(
-                "render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'"
+                "render() called without a render_mode; pass render_mode='human', 'ansi' or "
+                "'rgb_array'"
             )
             return None
         if self.game_state is None:
             raise RuntimeError("call reset() before render()")
+        if self.render_mode == "human":
+            print(render_text(self._view()), flush=True)
+            return None
         if self.render_mode == "ansi":
             return render_text(self._view())
         return render_rgb(self._view())
