@@ -260,7 +260,7 @@ def analyse(
     import json as _json
     import os
 
-    from .analysis import Analyser, Settings
+    from .analysis import Analyser, GameAnalysis, MoveAnalysis, Settings
     from .analysis.report import moves_table, summary_table
     from .record import GameRecord, RecordError
 
@@ -295,8 +295,8 @@ def analyse(
     try:
         with bar:
 
-            def advanced(so_far: object, move: object) -> None:
-                bar.update(task_id, total=getattr(so_far, "total", total), advance=1)
+            def advanced(so_far: GameAnalysis, _move: MoveAnalysis) -> None:
+                bar.update(task_id, total=so_far.total, advance=1)
 
             result = analyser.analyse(rec, seat or None, advanced)
     except RecordError as e:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +44,6 @@ def analyse_files(
         futures = {
             pool.submit(_analyse_file, str(p), settings.to_dict()): k for k, p in enumerate(files)
         }
-        from concurrent.futures import as_completed
-
         for future in as_completed(futures):
             k = futures[future]
             analysis = GameAnalysis.from_dict(future.result())

@@ -554,15 +554,16 @@ class Analyser:
             obs, focus=decision.action, focus_visits=s.min_focus, focus_share=s.focus_share
         )
         children = _search.root_children(links, stats[:3])
-        visits_main = bot.last.visits if bot.last is not None else {}
-        action_cls = module.Action
-        names = {a: str(action_cls.from_id(a)) for a, _, _ in children}
-        best_id = max(children, key=lambda c: (visits_main.get(names[c[0]], 0), c[2]))[0]
+        names = {a: str(module.Action.from_id(a)) for a, _, _ in children}
+        # the visits of the search itself (bot.last), before the focus iterations
+        searched = bot.last.visits if bot.last is not None else {}
+        visits = {a: searched.get(name, 0) for a, name in names.items()}
         q = {a: w for a, _, w in children}
+        ranked = sorted(q, key=lambda a: (-visits[a], -q[a]))
+        best_id = ranked[0]
         before = _clip(q[best_id])
         after = before if best_id == decision.action else _clip(q[decision.action])
         loss = round(max(0.0, before - after), 4)
-        ranked = sorted(children, key=lambda c: (-visits_main.get(names[c[0]], 0), -c[2]))
         return replace(
             base,
             label=judge.label(loss, best_id == decision.action),
@@ -572,8 +573,8 @@ class Analyser:
             loss=loss,
             iterations=int(stats[0, 0]),
             alternatives=[
-                {"move": names[a], "visits": visits_main.get(names[a], 0), "win": _clip(w)}
-                for a, _, w in ranked[:ALTERNATIVES]
+                {"move": names[a], "visits": visits[a], "win": _clip(q[a])}
+                for a in ranked[:ALTERNATIVES]
             ],
         )
 

@@ -679,14 +679,14 @@ class Analyses:
     ) -> MoveAnalysis | None:
         """Decision ``d`` analysed in the search pool, or None when the analysis failed
         (stored)."""
-        loop = asyncio.get_running_loop()
         deaths = 0
+        pools = self.service.pools
         while True:
-            pools = self.service.pools
-            executor = pools.search
             try:
-                result = await loop.run_in_executor(
-                    executor,
+                result = await server_bots.run_in_pool(
+                    pools,
+                    lambda: pools.search,
+                    "an analysis",
                     server_bots.analyse,
                     game,
                     d.observation,
@@ -697,15 +697,15 @@ class Analyses:
                     d.played,
                     settings,
                 )
-            except BrokenProcessPool as e:
+            except (server_bots.PoolReplaced, BrokenProcessPool) as e:
                 deaths += 1
                 self.counters["worker_deaths"] += 1
-                renewed = pools.replace(executor) or pools.search is not executor
+                renewed = isinstance(e, server_bots.PoolReplaced)
                 log.warning(
                     "game %s: the analysis worker died at move %d (%s)%s",
                     game_id,
                     d.index + 1,
-                    e,
+                    e.__cause__ or e,
                     "; its pool was replaced" if renewed else "",
                 )
                 if renewed and deaths < self.config.attempts:

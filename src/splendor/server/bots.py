@@ -223,6 +223,30 @@ class BotPools:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
+async def run_in_pool(
+    pools: BotPools, current: Callable[[], Executor], what: str, fn: Callable[..., Any], *args: Any
+) -> Any:
+    """``fn(*args)`` in a worker of the pool ``current()`` names (``pools.for_bot(spec)``,
+    ``pools.search``...): the one place where a dead worker's pool is replaced.
+
+    Raises:
+        PoolReplaced: the worker died (the pool was broken) and the pool was replaced;
+            nothing was done: ask again. ``what`` names the work in its message.
+        BrokenProcessPool: the worker died and the pool cannot be remade.
+        Exception: what ``fn`` raised.
+    """
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    executor = current()
+    try:
+        return await loop.run_in_executor(executor, fn, *args)
+    except BrokenProcessPool as e:
+        if pools.replace(executor) or current() is not executor:
+            raise PoolReplaced(f"the worker of {what} died ({e}); its pool was replaced") from e
+        raise
+
+
 async def decide(pools: BotPools, game: str, spec: str, observation: Any) -> int:
     """Ask a worker for the bot's decision on ``observation`` (an Observation of the bot's
     seat, never the state); returns an action id.
@@ -232,17 +256,14 @@ async def decide(pools: BotPools, game: str, spec: str, observation: Any) -> int
             nothing was decided: ask again.
         Exception: what the bot (or a broken pool that cannot be remade) raised.
     """
-    import asyncio
-
-    loop = asyncio.get_running_loop()
-    executor = pools.for_bot(spec)
-    try:
-        return await loop.run_in_executor(
-            executor, choose, game, spec, new_bot_seed(), observation.array
-        )
-    except BrokenProcessPool as e:
-        if pools.replace(executor) or pools.for_bot(spec) is not executor:
-            raise PoolReplaced(
-                f"the worker of bot {spec!r} died ({e}); its pool was replaced"
-            ) from e
-        raise
+    action: int = await run_in_pool(
+        pools,
+        lambda: pools.for_bot(spec),
+        f"bot {spec!r}",
+        choose,
+        game,
+        spec,
+        new_bot_seed(),
+        observation.array,
+    )
+    return action
