@@ -638,7 +638,8 @@ def _offsets(game: str, num_players: int) -> tuple[np.ndarray, int]:
     return off, fields[-1].offset + fields[-1].size
 
 
-@njit(cache=True)
+# Inlined (numba IR) into the encoders: a call per card slot cost a quarter of their time.
+@njit(cache=True, inline="always")
 def _put_card(  # pragma: no cover - compiled
     out: np.ndarray, o: int, table: np.ndarray, card: int | np.int64
 ) -> None:
@@ -647,7 +648,8 @@ def _put_card(  # pragma: no cover - compiled
             out[o + j] = table[card, j]
 
 
-@njit(cache=True)
+# Inlined (numba IR) into the encoders: a call per card slot cost a quarter of their time.
+@njit(cache=True, inline="always")
 def _put_reserved(  # pragma: no cover - compiled
     out: np.ndarray,
     o: int,

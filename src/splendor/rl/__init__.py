@@ -9,8 +9,12 @@ Importing this package registers the Gymnasium ids (no entry point needed)::
 
     env = gymnasium.make("splendor/Splendor-v0", opponent="greedy")       # classic, 2-4 players
     env = gymnasium.make("splendor/SplendorDuel-v0", opponent="random")   # Splendor Duel
+    envs = gymnasium.make_vec("splendor/Splendor-v0", num_envs=1024)       # compiled, batched
 
-and exposes the PettingZoo modules :mod:`splendor.rl.splendor_v0` and
+``gymnasium.make_vec`` builds the compiled :class:`~splendor.rl.vector_env.SplendorVectorEnv`
+(bots ``"random"`` or ``"greedy"``; ``vectorization_mode="sync"`` for other bots), and
+:class:`splendor.rl.batch.BatchedGames` steps every seat of N games for self-play. This
+package exposes the PettingZoo modules :mod:`splendor.rl.splendor_v0` and
 :mod:`splendor.rl.splendor_duel_v0` (``env()``, ``raw_env``). The tensor layout is in
 :mod:`splendor.rl.encoding` and ``docs/rl.md``.
 """
@@ -28,7 +32,8 @@ GYM_IDS: dict[str, str] = {
 
 def register_envs() -> None:
     """Register :data:`GYM_IDS` with Gymnasium (entry point
-    ``splendor.rl.gym_env:SplendorEnv``); ids already registered are left alone, so calling
+    ``splendor.rl.gym_env:SplendorEnv``, vector entry point
+    ``splendor.rl.vector_env:SplendorVectorEnv``); ids already registered are left alone, so calling
     it again (or re-importing) is harmless."""
     import gymnasium
 
@@ -37,6 +42,7 @@ def register_envs() -> None:
             gymnasium.register(
                 id=env_id,
                 entry_point="splendor.rl.gym_env:SplendorEnv",
+                vector_entry_point="splendor.rl.vector_env:SplendorVectorEnv",
                 kwargs={"game": game},
             )
 

@@ -1,0 +1,285 @@
+"""Batched games for research: N games of classic Splendor or Splendor Duel stepped by one
+compiled call, with every seat's observation tensor, legal-action mask, rewards and
+terminations computed inside the compiled code into arrays allocated once.
+
+::
+
+    from splendor.rl.batch import BatchedGames
+
+    games = BatchedGames("classic", num_envs=1024, num_players=2, seed=0)
+    step = games.reset()
+    for _ in range(1000):
+        actions = games.random_actions()      # or a policy on step.obs, step.mask
+        step = games.step(actions)
+        # step.obs (N, D) float32: the seat to play's tensor (splendor.rl.encoding)
+        # step.mask (N, A) bool, step.current (N,), step.rewards (N, num_players),
+        # step.terminated (N,)
+
+Every game is a full engine state (the rules of :mod:`splendor.classic` /
+:mod:`splendor.duel`, the same compiled code): an agent sees only its observation tensor,
+built as ``encoding.observation_tensor(state.observation(seat))`` (C16, D22).
+
+**Auto-reset, same step.** When game ``i`` ends at a step, ``rewards[i]`` holds every seat's
+terminal reward and ``terminated[i]`` is True, and the next game of environment ``i`` is
+dealt at once: ``obs[i]``, ``mask[i]`` and ``current[i]`` are already those of the new
+game's first decision. The rewards are those of :mod:`splendor.rl.common` (``1 / k`` to each
+of ``k`` winners, ``-1`` to the others, ``0`` to all when a Duel game reaches its turn cap).
+No game is ever truncated: classic games end by C14 or C17, and Duel games by D21, or by
+D25 with a turn cap.
+
+**Per-seat views.** With ``seat_views=True``, ``obs`` has shape ``(N, num_players, D)``:
+row ``[i, p]`` is seat ``p``'s tensor (every seat sees the board at every step, as
+PettingZoo's ``observe(agent)``); otherwise ``obs`` is ``(N, D)``, the seat to play's.
+
+**Seeds.** ``reset(seed)`` seeds one generator per environment (``numpy.random.SeedSequence``);
+each game's deal is drawn from it and kept in ``game_seed``, so game ``i`` is
+``classic.new_game(num_players, game_seed[i])`` (or ``duel.new_game(2, game_seed[i],
+turn_cap=...)``) played with the actions given: runs are reproducible per game, whatever
+the number of environments.
+
+**Arrays are reused.** The arrays of a :class:`Step` are the environment's own buffers,
+overwritten by the next ``step`` or ``reset``: copy what you keep.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .. import classic, duel, encoding
+from ..game import check_player_count, get_game
+from .batch_kernels import CLASSIC, DUEL, random_actions
+
+__all__ = ["BatchedGames", "Step", "check_actions", "environment_generators"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """What :meth:`BatchedGames.reset` and :meth:`BatchedGames.step` return: views of the
+    environment's buffers (overwritten at the next call).
+
+    Attributes:
+        obs: float32, ``(N, D)`` the seat to play's observation tensor, or ``(N, P, D)``
+            every seat's with ``seat_views`` (layout: :func:`splendor.rl.encoding.layout`).
+        mask: bool, ``(N, A)``: the legal decisions of the seat to play.
+        current: int8, ``(N,)``: the seat to play.
+        rewards: float32, ``(N, P)``: every seat's reward for this step (terminal only).
+        terminated: bool, ``(N,)``: game ``i`` ended at this step (and was dealt anew).
+        truncated: bool, ``(N,)``: always False (no game is cut short), for the usual
+            five-tuple of training loops.
+    """
+
+    obs: np.ndarray
+    mask: np.ndarray
+    current: np.ndarray
+    rewards: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+
+
+def environment_generators(seed: int | Sequence[int] | None, num_envs: int) -> np.ndarray:
+    """One splitmix64 generator state per environment (uint64, ``(num_envs,)``).
+
+    Args:
+        seed: an int ``>= 0`` (environment ``i`` gets word ``i`` of
+            ``SeedSequence(seed).generate_state(num_envs)``), a sequence of ``num_envs``
+            ints ``>= 0`` (environment ``i`` gets ``SeedSequence(seed[i])``'s first word),
+            or None (drawn from the operating system).
+
+    Raises:
+        ValueError: a negative or non-integer seed, or a sequence of the wrong length.
+    """
+    if seed is None:
+        seed = secrets.randbits(63)
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        if seed < 0:
+            raise ValueError(f"seed must be >= 0, got {seed}")
+        return np.random.SeedSequence(int(seed)).generate_state(num_envs, np.uint64)
+    if isinstance(seed, (str, bytes)) or not isinstance(seed, (Sequence, np.ndarray)):
+        raise ValueError(
+            f"seed must be an int, a sequence of {num_envs} ints or None, got {seed!r}"
+        )
+    seeds = list(seed)
+    if len(seeds) != num_envs:
+        raise ValueError(f"seed must hold one int per environment ({num_envs}), got {len(seeds)}")
+    out = np.empty(num_envs, dtype=np.uint64)
+    for i, s in enumerate(seeds):
+        if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0:
+            raise ValueError(f"seed[{i}] must be an int >= 0, got {s!r}")
+        out[i] = np.random.SeedSequence(int(s)).generate_state(1, np.uint64)[0]
+    return out
+
+
+def check_actions(actions: Any, num_envs: int) -> np.ndarray:
+    """``actions`` as an int64 array of shape ``(num_envs,)``.
+
+    Raises:
+        ValueError: not integers (floats and bools are refused), or the wrong shape.
+    """
+    a = np.asarray(actions)
+    if a.shape != (num_envs,):
+        raise ValueError(f"actions must have shape ({num_envs},), got {a.shape}")
+    if a.dtype.kind not in "iu":
+        raise ValueError(f"actions must be integer decision ids, got dtype {a.dtype}")
+    return a.astype(np.int64, copy=False)
+
+
+class BatchedGames:
+    """``num_envs`` games of one kind, stepped together by compiled code (see the module
+    docstring).
+
+    Args:
+        game: ``"classic"`` (or ``"splendor"``) or ``"duel"`` (or ``"splendor-duel"``).
+        num_envs: the number of games played side by side, ``>= 1``.
+        num_players: 2-4 for classic, 2 for Duel.
+        seat_views: also observe every seat at every step (``obs`` ``(N, P, D)``).
+        turn_cap: Duel only: a game ends with no winner after this many turns (D25).
+        seed: seeds the first :meth:`reset` (see :func:`environment_generators`).
+
+    Attributes:
+        game, num_envs, num_players, turn_cap, seat_views: as given (``game`` canonical).
+        observation_size, num_actions: ``D`` and ``A``.
+        game_seed: int64, ``(N,)``: the seed of each environment's current game.
+
+    Raises:
+        ValueError: an unknown game, a bad player count, ``num_envs`` or turn cap.
+    """
+
+    def __init__(
+        self,
+        game: str = "classic",
+        num_envs: int = 1024,
+        num_players: int = 2,
+        *,
+        seat_views: bool = False,
+        turn_cap: int | None = None,
+        seed: int | Sequence[int] | None = None,
+    ) -> None:
+        self.game = encoding.game_name(game)
+        check_player_count(get_game("splendor" if self.game == "classic" else "duel"), num_players)
+        if (
+            isinstance(num_envs, bool)
+            or not isinstance(num_envs, (int, np.integer))
+            or num_envs < 1
+        ):
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if turn_cap is not None:
+            if self.game != "duel":
+                raise ValueError("turn_cap is a Splendor Duel setting (D25)")
+            if (
+                isinstance(turn_cap, bool)
+                or not isinstance(turn_cap, (int, np.integer))
+                or turn_cap < 1
+            ):
+                raise ValueError(f"turn_cap must be a positive integer or None, got {turn_cap!r}")
+        self.num_envs = int(num_envs)
+        self.num_players = int(num_players)
+        self.seat_views = bool(seat_views)
+        self.turn_cap = None if turn_cap is None else int(turn_cap)
+        self._kernels = CLASSIC if self.game == "classic" else DUEL
+        self._dtype = classic.STATE_DTYPE if self.game == "classic" else duel.STATE_DTYPE
+        self.observation_size = encoding.observation_size(self.game, self.num_players)
+        self.num_actions = encoding.num_actions(self.game)
+        self._off = encoding.field_offsets(self.game, self.num_players)
+        self._tables = encoding.card_tables(self.game)
+        n, p = self.num_envs, self.num_players
+        views = p if self.seat_views else 1
+        self._states = np.zeros(n, dtype=self._dtype)
+        self._rng = environment_generators(seed, n)
+        self._action_rng = np.zeros(1, dtype=np.uint64)
+        self.game_seed = np.zeros(n, dtype=np.int64)
+        self._obs = np.zeros((n, views, self.observation_size), dtype=np.float32)
+        self._mask = np.zeros((n, self.num_actions), dtype=np.bool_)
+        self._current = np.zeros(n, dtype=np.int8)
+        self._rewards = np.zeros((n, p), dtype=np.float32)
+        self._terminated = np.zeros(n, dtype=np.bool_)
+        self._truncated = np.zeros(n, dtype=np.bool_)
+        self._actions = np.zeros(n, dtype=np.int64)
+        obs = self._obs if self.seat_views else self._obs.reshape(n, self.observation_size)
+        self._step = Step(
+            obs, self._mask, self._current, self._rewards, self._terminated, self._truncated
+        )
+        self._started = False
+
+    def reset(self, seed: int | Sequence[int] | None = None) -> Step:
+        """Deal a new game in every environment.
+
+        Args:
+            seed: reseeds every environment's generator (see
+                :func:`environment_generators`); None keeps the generators as they are
+                (the constructor's seed for the first reset).
+
+        Raises:
+            ValueError: a bad seed (nothing changes).
+        """
+        if seed is not None:
+            self._rng = environment_generators(seed, self.num_envs)
+        self._action_rng[0] = self._rng[0] ^ np.uint64(0x2545F4914F6CDD1D)
+        self._kernels.batch_reset(
+            self._states, self._rng, self.game_seed, self._obs, self._mask, self._current,
+            self._rewards, self._terminated, self.num_players, self.turn_cap or 0, self._off,
+            *self._tables,
+        )  # fmt: skip
+        self._started = True
+        return self._step
+
+    def step(self, actions: Any) -> Step:
+        """Play ``actions[i]`` (a decision id) for the seat to play in every game ``i``.
+
+        Raises:
+            RuntimeError: before the first :meth:`reset`.
+            ValueError: ``actions`` is not ``(num_envs,)`` integers, or one is not a legal
+                decision of its game; the message names the environment, the action and the
+                legal ones. Nothing changes then, in any game.
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        a = check_actions(actions, self.num_envs)
+        bad = self._kernels.batch_step(
+            self._states, a, self._rng, self.game_seed, self._obs, self._mask, self._current,
+            self._rewards, self._terminated, self.num_players, self.turn_cap or 0, self._off,
+            *self._tables,
+        )  # fmt: skip
+        if bad >= 0:
+            raise ValueError(self._illegal_message(int(bad), int(a[bad])))
+        return self._step
+
+    def random_actions(self) -> np.ndarray:
+        """A uniformly random legal decision for every game (int64, ``(N,)``), drawn by
+        compiled code from a generator seeded with the environments' (reused buffer)."""
+        random_actions(self._mask, self._action_rng, self._actions)
+        return self._actions
+
+    def state(self, i: int) -> Any:
+        """A copy of environment ``i``'s game as an engine ``State`` (to render, record or
+        inspect it; changing it changes nothing here).
+
+        Raises:
+            IndexError: ``i`` is not ``0..num_envs-1``.
+        """
+        if (
+            isinstance(i, bool)
+            or not isinstance(i, (int, np.integer))
+            or not 0 <= i < self.num_envs
+        ):
+            raise IndexError(f"environment index must be 0..{self.num_envs - 1}, got {i!r}")
+        module = classic if self.game == "classic" else duel
+        return module.State(self._states[i : i + 1].copy())
+
+    def _illegal_message(self, i: int, a: int) -> str:
+        st = self.state(i)
+        legal = [f"{x.id} ({x})" for x in st.legal_actions()]
+        shown = ", ".join(legal[:20]) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
+        what = (
+            f"{a} ({st.describe(a)})"
+            if 0 <= a < self.num_actions
+            else f"{a} (out of range 0..{self.num_actions - 1})"
+        )
+        return (
+            f"environment {i}: action {what} is not legal for seat {st.current_player} "
+            f"(phase: {st.phase}); legal now: {shown}. No game moved."
+        )

@@ -1,0 +1,252 @@
+"""A Gymnasium vector environment: N games of one learning seat against bots, every game
+stepped, played by the bots, ended and dealt anew by one compiled call.
+
+::
+
+    import gymnasium
+    import splendor.rl  # registers the ids
+
+    envs = gymnasium.make_vec("splendor/Splendor-v0", num_envs=1024, opponent="greedy")
+    # the same: SplendorVectorEnv("classic", num_envs=1024, opponent="greedy")
+    obs, infos = envs.reset(seed=0)
+    while training:
+        actions = policy(obs["observation"], obs["action_mask"])  # (1024,) decision ids
+        obs, rewards, terminations, truncations, infos = envs.step(actions)
+
+It is the batched twin of :class:`splendor.rl.gym_env.SplendorEnv`: the same observation
+(``{"observation": float32 (N, D), "action_mask": int8 (N, A)}``), the same rewards, seen
+from the learning seat, and an illegal action ends its episode with ``illegal_reward``
+(``infos["illegal_action"]``). The bots are compiled too: ``"random"`` (uniformly random
+legal decisions) or ``"greedy"`` (the greedy bot's scores,
+:mod:`splendor.bots.greedy_compiled`, ties broken at random); for any other bot, use
+:class:`~splendor.rl.gym_env.SplendorEnv` in a ``SyncVectorEnv``.
+
+Auto-reset is Gymnasium's default, *next step* (``metadata["autoreset_mode"]``): the step
+that ends a game returns its final observation (all-False mask), terminal reward and
+``terminated``; the next step ignores that environment's action and returns the first
+observation of its next game. For the every-seat view of self-play, see
+:class:`splendor.rl.batch.BatchedGames`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .. import classic, duel, encoding
+from ..game import check_player_count, get_game
+from .batch import check_actions, environment_generators
+from .batch_kernels import CLASSIC, DUEL, OPPONENT_GREEDY, OPPONENT_RANDOM
+from .common import make_spaces
+from .render import render_text
+
+__all__ = ["OPPONENTS", "SplendorVectorEnv"]
+
+OPPONENTS = {"random": OPPONENT_RANDOM, "greedy": OPPONENT_GREEDY}
+"""The bots a :class:`SplendorVectorEnv` plays against, by name."""
+
+
+class SplendorVectorEnv(VectorEnv):  # type: ignore[misc]  # gymnasium's generic base
+    """``num_envs`` games of one learning seat against compiled bots (module docstring).
+
+    Args:
+        game: ``"classic"`` or ``"duel"`` (aliases of :func:`splendor.encoding.game_name`).
+        num_envs: the number of games played side by side, ``>= 1``.
+        opponent: ``"random"`` or ``"greedy"``, for every other seat.
+        num_players: 2-4 for classic, 2 for Duel.
+        seat: the learning seat (0 plays first), or ``"random"`` for a seat drawn for every
+            game.
+        turn_cap: Duel only: a game ends with no winner (reward 0) after this many turns
+            (D25).
+        illegal_reward: the reward of an illegal action, which ends the episode.
+        copy: return copies of the observations (Gymnasium's default); False returns the
+            environment's own buffers, overwritten at the next call.
+        render_mode: None or ``"ansi"`` (:meth:`render` returns each game's board as text,
+            seen from its learning seat).
+
+    Raises:
+        ValueError: a bad argument (unknown game or bot, player count, seat, turn cap...).
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        game: str = "classic",
+        num_envs: int = 8,
+        opponent: str = "random",
+        num_players: int = 2,
+        seat: int | str = 0,
+        turn_cap: int | None = None,
+        illegal_reward: float = -1.0,
+        copy: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
+        self.game = encoding.game_name(game)
+        check_player_count(get_game("splendor" if self.game == "classic" else "duel"), num_players)
+        if (
+            isinstance(num_envs, bool)
+            or not isinstance(num_envs, (int, np.integer))
+            or num_envs < 1
+        ):
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if opponent not in OPPONENTS:
+            raise ValueError(
+                f"opponent must be one of {', '.join(OPPONENTS)}, got {opponent!r} (other bots: "
+                "SplendorEnv in a SyncVectorEnv)"
+            )
+        if seat == "random":
+            self._seat = -1
+        elif (
+            isinstance(seat, bool)
+            or not isinstance(seat, (int, np.integer))
+            or not 0 <= seat < num_players
+        ):
+            raise ValueError(f"seat must be 0..{num_players - 1} or 'random', got {seat!r}")
+        else:
+            self._seat = int(seat)
+        if turn_cap is not None:
+            if self.game != "duel":
+                raise ValueError("turn_cap is a Splendor Duel setting (D25)")
+            if (
+                isinstance(turn_cap, bool)
+                or not isinstance(turn_cap, (int, np.integer))
+                or turn_cap < 1
+            ):
+                raise ValueError(f"turn_cap must be a positive integer or None, got {turn_cap!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.num_envs = int(num_envs)
+        self.num_players = int(num_players)
+        self.opponent = opponent
+        self.seat = seat
+        self.turn_cap = turn_cap
+        self.illegal_reward = float(illegal_reward)
+        self.copy = bool(copy)
+        self.render_mode = render_mode
+        self.single_observation_space, self.single_action_space = make_spaces(
+            self.game, self.num_players
+        )
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._kernels = CLASSIC if self.game == "classic" else DUEL
+        dtype = classic.STATE_DTYPE if self.game == "classic" else duel.STATE_DTYPE
+        n = self.num_envs
+        self._size = encoding.observation_size(self.game, self.num_players)
+        self._off = encoding.field_offsets(self.game, self.num_players)
+        self._tables = encoding.card_tables(self.game)
+        self._states = np.zeros(n, dtype=dtype)
+        self._rng = environment_generators(None, n)
+        self.game_seed = np.zeros(n, dtype=np.int64)
+        self._learner = np.zeros(n, dtype=np.int8)
+        self._pending = np.zeros(n, dtype=np.bool_)
+        self._obs = np.zeros((n, 1, self._size), dtype=np.float32)
+        self._mask = np.zeros((n, encoding.num_actions(self.game)), dtype=np.bool_)
+        self._rewards = np.zeros(n, dtype=np.float32)
+        self._terminated = np.zeros(n, dtype=np.bool_)
+        self._truncated = np.zeros(n, dtype=np.bool_)
+        self._illegal = np.zeros(n, dtype=np.bool_)
+        self._started = False
+        self.bot_decisions = 0
+        """The bots' decisions since the environment was made (for speed figures)."""
+
+    def reset(
+        self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Deal a new game in every environment; the bots play up to the learning seat's
+        first decision.
+
+        Args:
+            seed: an int (environment ``i`` is seeded from it and ``i``), a list of one
+                int per environment, or None (keep the generators; drawn at the first reset).
+            options: none are read (accepted for the Gymnasium signature).
+
+        Raises:
+            ValueError: a bad seed (nothing changes).
+        """
+        if seed is not None or not self._started:
+            self._rng = environment_generators(seed, self.num_envs)
+        self.bot_decisions += self._kernels.seat_reset(
+            self._states, self._rng, self.game_seed, self._learner, self._pending, self._obs,
+            self._mask, self._seat, self.num_players, self.turn_cap or 0,
+            OPPONENTS[self.opponent], self._off, *self._tables,
+        )  # fmt: skip
+        self._started = True
+        return self._observation(), self._infos()
+
+    def step(
+        self, actions: Any
+    ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Play ``actions[i]`` for the learning seat of game ``i``, then the bots (see the
+        module docstring for the end of a game and for illegal actions).
+
+        Returns:
+            ``(observations, rewards float32 (N,), terminations bool (N,), truncations bool
+            (N,), infos)``; ``infos`` holds ``seat`` (the learning seats), ``game_seed``
+            (each game's deal: ``new_game(num_players, seed)``) and ``illegal_action``
+            (bool), each with Gymnasium's ``_key`` mask.
+
+        Raises:
+            RuntimeError: before the first :meth:`reset`.
+            ValueError: ``actions`` is not ``(num_envs,)`` integers (nothing changes).
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        a = check_actions(actions, self.num_envs)
+        self.bot_decisions += self._kernels.seat_step(
+            self._states, a, self._rng, self.game_seed, self._learner, self._pending, self._obs,
+            self._mask, self._rewards, self._terminated, self._illegal, self._seat,
+            self.num_players, self.turn_cap or 0, OPPONENTS[self.opponent], self.illegal_reward,
+            self._off, *self._tables,
+        )  # fmt: skip
+        out = (self._rewards, self._terminated, self._truncated)
+        if self.copy:
+            out = tuple(x.copy() for x in out)  # type: ignore[assignment]
+        return (self._observation(), *out, self._infos())
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        obs = self._obs.reshape(self.num_envs, self._size)
+        mask = self._mask.view(np.int8)
+        if self.copy:
+            obs, mask = obs.copy(), mask.copy()
+        return {"observation": obs, "action_mask": mask}
+
+    def _infos(self) -> dict[str, Any]:
+        every = np.ones(self.num_envs, dtype=np.bool_)
+        return {
+            "seat": self._learner.astype(np.int64),
+            "_seat": every,
+            "game_seed": self.game_seed.copy(),
+            "_game_seed": every.copy(),
+            "illegal_action": self._illegal.copy(),
+            "_illegal_action": every.copy(),
+        }
+
+    def state(self, i: int) -> Any:
+        """A copy of environment ``i``'s game as an engine ``State``.
+
+        Raises:
+            IndexError: ``i`` is not ``0..num_envs-1``.
+        """
+        if (
+            isinstance(i, bool)
+            or not isinstance(i, (int, np.integer))
+            or not 0 <= i < self.num_envs
+        ):
+            raise IndexError(f"environment index must be 0..{self.num_envs - 1}, got {i!r}")
+        module = classic if self.game == "classic" else duel
+        return module.State(self._states[i : i + 1].copy())
+
+    def render(self) -> tuple[str, ...] | None:
+        """With ``render_mode="ansi"``, each game's board as text, seen from its learning
+        seat (:func:`splendor.rl.render.render_text`); None otherwise."""
+        if self.render_mode != "ansi" or not self._started:
+            return None
+        return tuple(
+            render_text(self.state(i).observation(int(self._learner[i])))
+            for i in range(self.num_envs)
+        )
