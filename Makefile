@@ -101,6 +101,8 @@ test-fast: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_engines.py $(ARGS)
 	$(PY) benchmarks/bench_rl.py
+	$(PY) benchmarks/bench_vector.py
+	$(PY) benchmarks/bench_legal.py
 
 clean:
 	rm -rf $(VENV) build dist site src/*.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache

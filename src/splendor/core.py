@@ -800,7 +800,7 @@ def compiled_entry(kernel: Callable[..., Any], *examples: Any) -> Callable[..., 
     kernel(*examples)
     from numba import typeof  # noqa: PLC0415 - only with the JIT
 
-    signature = tuple(typeof(x) for x in examples)
+    signature = tuple(typeof(x) for x in examples)  # type: ignore[no-untyped-call]
     compiled = overloads.get(signature)
     return kernel if compiled is None else compiled.entry_point
 
@@ -849,7 +849,7 @@ def hot_methods(
     def legal_actions(self: ArrayView[Any, Any]) -> list[Any]:
         mask = np.zeros(num_actions, dtype=np.bool_)
         (kernels or entry_points())[0](self._a, mask)
-        return by_id[mask].tolist()  # type: ignore[no-any-return]
+        return by_id[mask].tolist()
 
     def apply(self: ArrayState[Any, Any, Any], action: Any) -> None:
         kind = type(action)

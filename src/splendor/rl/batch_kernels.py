@@ -32,6 +32,7 @@ from numba import njit
 
 from ..bots.greedy_compiled import classic_greedy_scores
 from ..bots.greedy_duel_compiled import duel_greedy_scores
+from ..classic import NUM_ACTIONS as CLASSIC_ACTIONS
 from ..classic import rules as crules
 from ..core import (
     ENGINE_SOURCES,
@@ -41,6 +42,7 @@ from ..core import (
     rng_next,
     state_record,
 )
+from ..duel import NUM_ACTIONS as DUEL_ACTIONS
 from ..duel import rules as drules
 from ..encoding import encode_classic, encode_duel
 
@@ -152,7 +154,7 @@ def _observe(  # pragma: no cover - compiled
     table2: np.ndarray,
     legal_mask: Any,
     encode: Any,
-) -> int:
+) -> int | np.int64:
     """Fill row ``i`` of ``mask`` (the legal decisions of the seat to play, all False once
     over) and of ``obs``: ``obs[i, 0]`` is seat ``viewer``'s tensor, or, with ``viewer``
     -1, the seat to play's (``obs.shape[1] == 1``), or every seat's in seat order
@@ -580,7 +582,7 @@ def classic_batch_step(  # pragma: no cover - compiled
         _classic_outcome,
         encode_classic,
         crules.PH_OVER,
-        crules.NUM_ACTIONS,
+        CLASSIC_ACTIONS,
     )
 
 
@@ -636,7 +638,7 @@ def classic_seat_reset(  # pragma: no cover - compiled
         encode_classic,
         classic_greedy_scores,
         crules.PH_OVER,
-        crules.NUM_ACTIONS,
+        CLASSIC_ACTIONS,
     )
 
 
@@ -709,7 +711,7 @@ def classic_seat_step(  # pragma: no cover - compiled
         encode_classic,
         classic_greedy_scores,
         crules.PH_OVER,
-        crules.NUM_ACTIONS,
+        CLASSIC_ACTIONS,
     )
 
 
@@ -790,7 +792,7 @@ def duel_batch_step(  # pragma: no cover - compiled
         _duel_outcome,
         encode_duel,
         drules.PH_OVER,
-        drules.NUM_ACTIONS,
+        DUEL_ACTIONS,
     )
 
 
@@ -833,7 +835,7 @@ def duel_seat_reset(  # pragma: no cover - compiled
         encode_duel,
         duel_greedy_scores,
         drules.PH_OVER,
-        drules.NUM_ACTIONS,
+        DUEL_ACTIONS,
     )
 
 
@@ -888,7 +890,7 @@ def duel_seat_step(  # pragma: no cover - compiled
         encode_duel,
         duel_greedy_scores,
         drules.PH_OVER,
-        drules.NUM_ACTIONS,
+        DUEL_ACTIONS,
     )
 
 

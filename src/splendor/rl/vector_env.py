@@ -50,7 +50,7 @@ OPPONENTS = {"random": OPPONENT_RANDOM, "greedy": OPPONENT_GREEDY}
 """The bots a :class:`SplendorVectorEnv` plays against, by name."""
 
 
-class SplendorVectorEnv(VectorEnv):  # type: ignore[misc]  # gymnasium's generic base
+class SplendorVectorEnv(VectorEnv):
     """``num_envs`` games of one learning seat against compiled bots (module docstring).
 
     Args:
