@@ -827,18 +827,20 @@ def hot_methods(
     from_id = action_type.from_id
     by_id = np.empty(num_actions, dtype=object)
     by_id[:] = game.actions
-    kernels: list[Callable[..., Any]] = []  # [legal_mask, apply] entry points, once fetched
+    # (legal_mask, apply) entry points, set once by entry_points(). One assignment of a
+    # whole tuple: threads that fetch them at the same time each set the same pair.
+    kernels: tuple[Callable[..., Any], ...] = ()
 
-    def entry_points() -> list[Callable[..., Any]]:
-        if not kernels:
-            probe = np.zeros(1, dtype=game.state_dtype)
-            probe[0]["phase"] = game.ph_over  # a finished game: no decision, nothing moves
-            probe[0]["current"] = -1
-            probe.setflags(write=not readonly)
-            mask = np.zeros(num_actions, dtype=np.bool_)
-            kernels.append(compiled_entry(game.legal_mask, probe, mask))
-            if not readonly:  # an observation has no apply
-                kernels.append(compiled_entry(game.apply, probe, 0))
+    def entry_points() -> tuple[Callable[..., Any], ...]:
+        nonlocal kernels
+        probe = np.zeros(1, dtype=game.state_dtype)
+        probe[0]["phase"] = game.ph_over  # a finished game: no decision, nothing moves
+        probe[0]["current"] = -1
+        probe.setflags(write=not readonly)
+        mask = np.zeros(num_actions, dtype=np.bool_)
+        found = compiled_entry(game.legal_mask, probe, mask)
+        # an observation has no apply
+        kernels = (found,) if readonly else (found, compiled_entry(game.apply, probe, 0))
         return kernels
 
     def legal_mask(self: ArrayView[Any, Any]) -> np.ndarray:

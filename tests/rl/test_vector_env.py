@@ -43,7 +43,13 @@ def test_spaces_and_every_observation_in_them(game: str, players: int) -> None:
     assert env.observation_space == batch_space(single_obs, 6)
     assert env.action_space == batch_space(single_act, 6)
     assert env.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    env_id = "splendor/Splendor-v0" if game == "classic" else "splendor/SplendorDuel-v0"
+    sync = gymnasium.make_vec(env_id, 6, vectorization_mode="sync", num_players=players)
+    assert (sync.observation_space, sync.action_space) == (env.observation_space, env.action_space)
+    assert sync.metadata["autoreset_mode"] == env.metadata["autoreset_mode"]
+    sync_obs, _ = sync.reset(seed=1)
     obs, infos = env.reset(seed=1)
+    assert sync_obs in env.observation_space and obs in sync.observation_space
     assert obs in env.observation_space
     rng = np.random.default_rng(1)
     for _ in range(120):
