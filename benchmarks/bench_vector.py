@@ -76,31 +76,10 @@ def bench_vector_env(game: str, seconds: float, envs: int) -> tuple[int, int, fl
 
 
 def bench_pettingzoo(game: str, seconds: float, envs: int) -> tuple[int, int, float]:
-    """The single-game AEC loop: ``last()`` then ``step``."""
-    from splendor.rl import splendor_duel_v0, splendor_v0
+    """The single-game AEC loop of ``benchmarks/bench_rl.py`` (``last()`` then ``step``)."""
+    from bench_rl import bench_pettingzoo as loop  # this folder is on sys.path
 
-    env = splendor_v0.env(num_players=2) if game == "classic" else splendor_duel_v0.env()
-    rng = np.random.default_rng(1)
-    seed = 1
-    env.reset(seed=seed)
-    steps = 0
-    t0 = time.process_time()
-    while True:
-        for _ in range(200):
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                if not env.agents:
-                    seed += 1
-                    env.reset(seed=seed)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-            steps += 1
-        elapsed = time.process_time() - t0
-        if elapsed >= seconds:
-            env.close()
-            return steps, steps, elapsed
+    return loop(game, seconds, 1)
 
 
 BENCHMARKS = [

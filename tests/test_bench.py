@@ -46,3 +46,32 @@ def test_bench_rejects_an_unknown_game_or_player_count():
         run(0.01, [2], ["chess"])
     with pytest.raises(ValueError, match="2, 3 or 4"):
         run(0.01, [5], ["classic"])
+
+
+def test_vector_and_legal_benchmarks_report_every_row(tmp_path) -> None:
+    """benchmarks/bench_vector.py and bench_legal.py run (tiny budgets: the figures
+    themselves are the benchmarks', never the tests') and print their rows and verdicts."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "bench_vector.py"), "--seconds", "0.05",
+         "--envs", "8", "--json"],
+        capture_output=True, text=True, check=True, timeout=600,
+    )  # fmt: skip
+    rows = json.loads(done.stdout[: done.stdout.rindex("]") + 1])
+    assert {(r["interface"], r["game"]) for r in rows} == {
+        (i, g) for i in ("batched", "vector-env", "pettingzoo") for g in ("classic-2p", "duel")
+    }
+    assert all(r["agent_steps"] > 0 and r["agent_steps_per_s"] > 0 for r in rows)
+    assert "agent-steps/s" in done.stdout and "x pettingzoo" in done.stdout
+    done = subprocess.run(
+        [sys.executable, str(root / "benchmarks" / "bench_legal.py"), "--rounds", "1", "--json"],
+        capture_output=True, text=True, check=True, timeout=600,
+    )  # fmt: skip
+    figures = json.loads(done.stdout)["this"]
+    assert set(figures) == {"classic", "duel"}
+    assert all(v > 0 for g in figures.values() for v in g.values())

@@ -54,7 +54,7 @@ from ..duel import cards as dc
 from ..duel import rules as dr
 from . import greedy_duel as _gd
 from . import playout as _playout
-from .playout import random_legal
+from .playout import best_scored, random_legal
 
 refresh_numba_cache(__file__, *ENGINE_SOURCES, _gd.__file__, _playout.__file__)
 
@@ -1257,15 +1257,4 @@ def duel_greedy_policy(
         return random_legal(mask, n_legal, rng)
     sc = np.empty(mask.shape[0])
     duel_greedy_scores(arr, mask, sc)
-    bv = -np.inf
-    for a in range(mask.shape[0]):
-        if mask[a] and sc[a] > bv:
-            bv = sc[a]
-    best = -1
-    ties = 0
-    for a in range(mask.shape[0]):
-        if mask[a] and sc[a] >= bv - _EPS:
-            ties += 1
-            if rng_below(rng, ties) == 0:
-                best = a
-    return best
+    return best_scored(mask, sc, rng)

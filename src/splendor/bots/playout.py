@@ -40,7 +40,7 @@ from ..duel import rules as dr
 
 refresh_numba_cache(__file__, *ENGINE_SOURCES)
 
-__all__ = ["classic_policy", "duel_policy", "random_legal", "rng_below"]
+__all__ = ["best_scored", "classic_policy", "duel_policy", "random_legal", "rng_below"]
 
 EXPLORE_IN_8 = 1  # chance (out of 8) of a uniformly random decision in heuristic mode
 
@@ -60,6 +60,25 @@ def _nth_legal(mask: np.ndarray, lo: int, hi: int, k: int) -> int:
 def random_legal(mask: np.ndarray, n_legal: int, rng: np.ndarray) -> int:
     """A uniformly random legal decision id (``n_legal`` ids are set in ``mask``)."""
     return _nth_legal(mask, 0, mask.shape[0], rng_below(rng, n_legal))
+
+
+@njit(cache=True)
+def best_scored(mask: np.ndarray, scores: np.ndarray, rng: np.ndarray) -> int:
+    """The legal id of ``mask`` with the best score (``scores``, one per id), ties within
+    1e-9 of the best drawn uniformly with ``rng``, as :class:`~splendor.bots.greedy.GreedyBot`
+    counts them; -1 when no id is legal."""
+    best_value = -np.inf
+    for a in range(mask.shape[0]):
+        if mask[a] and scores[a] > best_value:
+            best_value = scores[a]
+    best = -1
+    ties = 0
+    for a in range(mask.shape[0]):
+        if mask[a] and scores[a] >= best_value - 1e-9:
+            ties += 1
+            if rng_below(rng, ties) == 0:
+                best = a
+    return best
 
 
 @njit(cache=True)

@@ -54,7 +54,14 @@ from .. import classic, duel, encoding
 from ..game import check_player_count, get_game
 from .batch_kernels import CLASSIC, DUEL, random_actions
 
-__all__ = ["BatchedGames", "Step", "check_actions", "environment_generators"]
+__all__ = [
+    "BatchedGames",
+    "Step",
+    "check_actions",
+    "check_settings",
+    "engine_state",
+    "environment_generators",
+]
 
 
 @dataclass(frozen=True)
@@ -128,6 +135,43 @@ def check_actions(actions: Any, num_envs: int) -> np.ndarray:
     return a.astype(np.int64, copy=False)
 
 
+def check_settings(game: str, num_envs: int, num_players: int, turn_cap: int | None) -> str:
+    """Check the settings of a batch of games; return the canonical game name.
+
+    Raises:
+        ValueError: an unknown game, a player count the game does not allow, ``num_envs``
+            not a positive integer, or a turn cap other than a positive integer for Duel
+            (D25) or None.
+    """
+    name = encoding.game_name(game)
+    check_player_count(get_game("splendor" if name == "classic" else "duel"), num_players)
+    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+    if turn_cap is not None:
+        if name != "duel":
+            raise ValueError("turn_cap is a Splendor Duel setting (D25)")
+        if (
+            isinstance(turn_cap, bool)
+            or not isinstance(turn_cap, (int, np.integer))
+            or turn_cap < 1
+        ):
+            raise ValueError(f"turn_cap must be a positive integer or None, got {turn_cap!r}")
+    return name
+
+
+def engine_state(game: str, states: np.ndarray, i: Any) -> Any:
+    """A copy of game ``i`` of the state array ``states`` as the engine's ``State``.
+
+    Raises:
+        IndexError: ``i`` is not ``0..len(states)-1``.
+    """
+    n = len(states)
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < n:
+        raise IndexError(f"environment index must be 0..{n - 1}, got {i!r}")
+    module = classic if game == "classic" else duel
+    return module.State(states[i : i + 1].copy())
+
+
 class BatchedGames:
     """``num_envs`` games of one kind, stepped together by compiled code (see the module
     docstring).
@@ -159,23 +203,7 @@ class BatchedGames:
         turn_cap: int | None = None,
         seed: int | Sequence[int] | None = None,
     ) -> None:
-        self.game = encoding.game_name(game)
-        check_player_count(get_game("splendor" if self.game == "classic" else "duel"), num_players)
-        if (
-            isinstance(num_envs, bool)
-            or not isinstance(num_envs, (int, np.integer))
-            or num_envs < 1
-        ):
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if turn_cap is not None:
-            if self.game != "duel":
-                raise ValueError("turn_cap is a Splendor Duel setting (D25)")
-            if (
-                isinstance(turn_cap, bool)
-                or not isinstance(turn_cap, (int, np.integer))
-                or turn_cap < 1
-            ):
-                raise ValueError(f"turn_cap must be a positive integer or None, got {turn_cap!r}")
+        self.game = check_settings(game, num_envs, num_players, turn_cap)
         self.num_envs = int(num_envs)
         self.num_players = int(num_players)
         self.seat_views = bool(seat_views)
@@ -261,14 +289,7 @@ class BatchedGames:
         Raises:
             IndexError: ``i`` is not ``0..num_envs-1``.
         """
-        if (
-            isinstance(i, bool)
-            or not isinstance(i, (int, np.integer))
-            or not 0 <= i < self.num_envs
-        ):
-            raise IndexError(f"environment index must be 0..{self.num_envs - 1}, got {i!r}")
-        module = classic if self.game == "classic" else duel
-        return module.State(self._states[i : i + 1].copy())
+        return engine_state(self.game, self._states, i)
 
     def _illegal_message(self, i: int, a: int) -> str:
         st = self.state(i)

@@ -32,6 +32,7 @@ from numba import njit
 
 from ..bots.greedy_compiled import classic_greedy_scores
 from ..bots.greedy_duel_compiled import duel_greedy_scores
+from ..bots.playout import best_scored
 from ..classic import NUM_ACTIONS as CLASSIC_ACTIONS
 from ..classic import rules as crules
 from ..core import (
@@ -53,6 +54,7 @@ refresh_numba_cache(
     str(_SRC / "encoding.py"),
     str(_SRC / "bots" / "greedy_compiled.py"),
     str(_SRC / "bots" / "greedy_duel_compiled.py"),
+    str(_SRC / "bots" / "playout.py"),
 )
 
 __all__ = [
@@ -77,9 +79,6 @@ OPPONENT_RANDOM = 0
 OPPONENT_GREEDY = 1
 """Opponent code of :func:`seat_step`: the greedy bot's best decision (its compiled scores,
 :mod:`splendor.bots.greedy_compiled`), ties broken at random as ``GreedyBot`` does."""
-
-_EPS = 1e-9  # scores this close are equal (as GreedyBot)
-
 
 # ------------------------------------------------------------------------------ per game
 
@@ -264,18 +263,7 @@ def _opponents_move(  # pragma: no cover - compiled
             a = random_legal_id(scratch, n, rng)
         else:
             greedy_scores(arr, scratch, scores)
-            a = -1
-            best = -np.inf
-            ties = 0
-            for b in range(scratch.shape[0]):
-                if scratch[b]:
-                    v = scores[b]
-                    if v > best + _EPS:
-                        a, best, ties = b, v, 1
-                    elif v >= best - _EPS:
-                        ties += 1
-                        if rng_below(rng, ties) == 0:
-                            a = b
+            a = best_scored(scratch, scores, rng)
         apply(arr, a)
         made += 1
     return made

@@ -38,8 +38,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .. import classic, duel, encoding
-from ..game import check_player_count, get_game
-from .batch import check_actions, environment_generators
+from .batch import check_actions, check_settings, engine_state, environment_generators
 from .batch_kernels import CLASSIC, DUEL, OPPONENT_GREEDY, OPPONENT_RANDOM
 from .common import make_spaces
 from .render import render_text
@@ -86,14 +85,7 @@ class SplendorVectorEnv(VectorEnv):
         copy: bool = True,
         render_mode: str | None = None,
     ) -> None:
-        self.game = encoding.game_name(game)
-        check_player_count(get_game("splendor" if self.game == "classic" else "duel"), num_players)
-        if (
-            isinstance(num_envs, bool)
-            or not isinstance(num_envs, (int, np.integer))
-            or num_envs < 1
-        ):
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        self.game = check_settings(game, num_envs, num_players, turn_cap)
         if opponent not in OPPONENTS:
             raise ValueError(
                 f"opponent must be one of {', '.join(OPPONENTS)}, got {opponent!r} (other bots: "
@@ -109,15 +101,6 @@ class SplendorVectorEnv(VectorEnv):
             raise ValueError(f"seat must be 0..{num_players - 1} or 'random', got {seat!r}")
         else:
             self._seat = int(seat)
-        if turn_cap is not None:
-            if self.game != "duel":
-                raise ValueError("turn_cap is a Splendor Duel setting (D25)")
-            if (
-                isinstance(turn_cap, bool)
-                or not isinstance(turn_cap, (int, np.integer))
-                or turn_cap < 1
-            ):
-                raise ValueError(f"turn_cap must be a positive integer or None, got {turn_cap!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.num_envs = int(num_envs)
@@ -232,14 +215,7 @@ class SplendorVectorEnv(VectorEnv):
         Raises:
             IndexError: ``i`` is not ``0..num_envs-1``.
         """
-        if (
-            isinstance(i, bool)
-            or not isinstance(i, (int, np.integer))
-            or not 0 <= i < self.num_envs
-        ):
-            raise IndexError(f"environment index must be 0..{self.num_envs - 1}, got {i!r}")
-        module = classic if self.game == "classic" else duel
-        return module.State(self._states[i : i + 1].copy())
+        return engine_state(self.game, self._states, i)
 
     def render(self) -> tuple[str, ...] | None:
         """With ``render_mode="ansi"``, each game's board as text, seen from its learning
