@@ -12,11 +12,13 @@ from splendor.rl.batch import BatchedGames, environment_generators
 from splendor.rl.common import outcome_rewards
 
 CASES = [
-    ("classic", 2, None, False),
-    ("classic", 3, None, True),
-    ("classic", 4, None, False),
-    ("duel", 2, None, True),
-    ("duel", 2, 12, False),  # a short turn cap: games end with no winner (D25)
+    ("classic", 2, None, False, None),
+    ("classic", 3, None, True, None),
+    ("classic", 4, None, False, None),
+    ("classic", 2, None, False, 9),  # games cut short after 9 turns (truncated)
+    ("duel", 2, None, True, None),
+    ("duel", 2, 12, False, None),  # a short turn cap: games end with no winner (D25)
+    ("duel", 2, None, False, 7),
 ]
 
 
@@ -40,13 +42,17 @@ def check_views(games: BatchedGames, step, states: list) -> None:
             assert np.array_equal(step.obs[i], want)
 
 
-@pytest.mark.parametrize("game,players,cap,views", CASES)
-def test_every_step_is_the_engines(game: str, players: int, cap: int | None, views: bool) -> None:
+@pytest.mark.parametrize("game,players,cap,views,max_turns", CASES)
+def test_every_step_is_the_engines(
+    game: str, players: int, cap: int | None, views: bool, max_turns: int | None
+) -> None:
     """Replay each environment's games with ``new_game(players, game_seed)`` and the
     actions played: the same observations, masks, seats to play, and terminal rewards;
-    a game that ends is dealt anew in the same step."""
+    a game that ends (or reaches ``max_turns``: truncated) is dealt anew in the same step."""
     n = 5
-    games = BatchedGames(game, n, players, seat_views=views, turn_cap=cap, seed=3)
+    games = BatchedGames(
+        game, n, players, seat_views=views, turn_cap=cap, max_turns=max_turns, seed=3
+    )
     step = games.reset()
     assert step.obs.shape == ((n, players) if views else (n,)) + (games.observation_size,)
     states = [new_state(game, players, int(s), cap) for s in games.game_seed]
@@ -59,13 +65,18 @@ def test_every_step_is_the_engines(game: str, players: int, cap: int | None, vie
             st = states[i]
             st.apply(int(actions[i]))
             if step.terminated[i]:
-                assert st.is_terminal
+                assert st.is_terminal and not step.truncated[i]
                 assert step.rewards[i].tolist() == pytest.approx(outcome_rewards(st))
+                states[i] = new_state(game, players, int(games.game_seed[i]), cap)
+                ended += 1
+            elif step.truncated[i]:
+                assert max_turns and st.turn >= max_turns and not st.is_terminal
+                assert not step.rewards[i].any()
                 states[i] = new_state(game, players, int(games.game_seed[i]), cap)
                 ended += 1
             else:
                 assert not st.is_terminal and not step.rewards[i].any()
-        assert not step.truncated.any()
+                assert max_turns is None or st.turn < max_turns
         check_views(games, step, states)
     assert ended >= 3  # several games ended and were dealt anew
     if cap:
@@ -175,6 +186,8 @@ def test_step_before_reset_is_refused() -> None:
         ({"turn_cap": 10}, "Duel"),
         ({"game": "duel", "turn_cap": 0}, "turn_cap"),
         ({"seed": -1}, "seed"),
+        ({"max_turns": 0}, "max_turns"),
+        ({"max_turns": 2.0}, "max_turns"),
         ({"num_envs": 2, "seed": [1]}, "one int per environment"),
         ({"num_envs": 2, "seed": [1, "x"]}, r"seed\[1\]"),
     ],

@@ -200,6 +200,24 @@ def test_an_illegal_action_ends_the_episode_and_changes_nothing() -> None:
     assert rewards[1] == 0 and not term[1]  # the next game began
 
 
+def test_max_turns_truncates_and_resets_at_the_next_step() -> None:
+    env = SplendorVectorEnv("classic", 3, max_turns=6, seat="random")
+    obs, infos = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    cut = 0
+    after = np.zeros(3, dtype=bool)
+    for _ in range(40):
+        obs, rewards, term, trunc, infos = env.step(masked_random(obs, rng))
+        for i in np.flatnonzero(after):
+            assert not trunc[i] and env.state(i).turn <= 2  # the next game began
+        for i in np.flatnonzero(trunc):
+            st = env.state(i)
+            assert st.turn >= 6 and not st.is_terminal and rewards[i] == 0 and not term[i]
+            cut += 1
+        after = trunc | term
+    assert cut >= 3
+
+
 def test_malformed_actions_are_refused() -> None:
     env = SplendorVectorEnv("classic", 2)
     with pytest.raises(RuntimeError, match="reset"):
@@ -221,6 +239,7 @@ def test_malformed_actions_are_refused() -> None:
         ({"num_envs": 0}, "num_envs"),
         ({"turn_cap": 5}, "Duel"),
         ({"render_mode": "human"}, "render_mode"),
+        ({"max_turns": -3}, "max_turns"),
         ({"game": "duel", "num_players": 4}, "2"),
     ],
 )

@@ -24,8 +24,9 @@ terminal reward and ``terminated[i]`` is True, and the next game of environment 
 dealt at once: ``obs[i]``, ``mask[i]`` and ``current[i]`` are already those of the new
 game's first decision. The rewards are those of :mod:`splendor.rl.common` (``1 / k`` to each
 of ``k`` winners, ``-1`` to the others, ``0`` to all when a Duel game reaches its turn cap).
-No game is ever truncated: classic games end by C14 or C17, and Duel games by D21, or by
-D25 with a turn cap.
+Classic games end by C14 or C17, Duel games by D21 (or D25 with a turn cap), but a policy
+can keep a game going for ever (taking and returning tokens): ``max_turns`` cuts a game
+short after that many turns (``truncated``, rewards 0, the next game dealt at once).
 
 **Per-seat views.** With ``seat_views=True``, ``obs`` has shape ``(N, num_players, D)``:
 row ``[i, p]`` is seat ``p``'s tensor (every seat sees the board at every step, as
@@ -76,8 +77,8 @@ class Step:
         current: int8, ``(N,)``: the seat to play.
         rewards: float32, ``(N, P)``: every seat's reward for this step (terminal only).
         terminated: bool, ``(N,)``: game ``i`` ended at this step (and was dealt anew).
-        truncated: bool, ``(N,)``: always False (no game is cut short), for the usual
-            five-tuple of training loops.
+        truncated: bool, ``(N,)``: game ``i`` was cut short by ``max_turns`` at this step
+            (and dealt anew); always False without ``max_turns``.
     """
 
     obs: np.ndarray
@@ -135,13 +136,15 @@ def check_actions(actions: Any, num_envs: int) -> np.ndarray:
     return a.astype(np.int64, copy=False)
 
 
-def check_settings(game: str, num_envs: int, num_players: int, turn_cap: int | None) -> str:
+def check_settings(
+    game: str, num_envs: int, num_players: int, turn_cap: int | None, max_turns: int | None
+) -> str:
     """Check the settings of a batch of games; return the canonical game name.
 
     Raises:
         ValueError: an unknown game, a player count the game does not allow, ``num_envs``
-            not a positive integer, or a turn cap other than a positive integer for Duel
-            (D25) or None.
+            not a positive integer, a turn cap other than a positive integer for Duel (D25)
+            or None, or ``max_turns`` other than a positive integer or None.
     """
     name = encoding.game_name(game)
     check_player_count(get_game("splendor" if name == "classic" else "duel"), num_players)
@@ -156,6 +159,10 @@ def check_settings(game: str, num_envs: int, num_players: int, turn_cap: int | N
             or turn_cap < 1
         ):
             raise ValueError(f"turn_cap must be a positive integer or None, got {turn_cap!r}")
+    if max_turns is not None and (
+        isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1
+    ):
+        raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
     return name
 
 
@@ -182,10 +189,14 @@ class BatchedGames:
         num_players: 2-4 for classic, 2 for Duel.
         seat_views: also observe every seat at every step (``obs`` ``(N, P, D)``).
         turn_cap: Duel only: a game ends with no winner after this many turns (D25).
+        max_turns: cut a game short (``truncated``, rewards 0, the next game dealt) once
+            this many turns were completed, outside the rules: a guard against policies
+            that never end a game (taking and returning tokens for ever); None: no limit.
         seed: seeds the first :meth:`reset` (see :func:`environment_generators`).
 
     Attributes:
-        game, num_envs, num_players, turn_cap, seat_views: as given (``game`` canonical).
+        game, num_envs, num_players, turn_cap, max_turns, seat_views: as given (``game``
+            canonical).
         observation_size, num_actions: ``D`` and ``A``.
         game_seed: int64, ``(N,)``: the seed of each environment's current game.
 
@@ -201,9 +212,11 @@ class BatchedGames:
         *,
         seat_views: bool = False,
         turn_cap: int | None = None,
+        max_turns: int | None = None,
         seed: int | Sequence[int] | None = None,
     ) -> None:
-        self.game = check_settings(game, num_envs, num_players, turn_cap)
+        self.game = check_settings(game, num_envs, num_players, turn_cap, max_turns)
+        self.max_turns = None if max_turns is None else int(max_turns)
         self.num_envs = int(num_envs)
         self.num_players = int(num_players)
         self.seat_views = bool(seat_views)
@@ -249,8 +262,8 @@ class BatchedGames:
         self._action_rng[0] = self._rng[0] ^ np.uint64(0x2545F4914F6CDD1D)
         self._kernels.batch_reset(
             self._states, self._rng, self.game_seed, self._obs, self._mask, self._current,
-            self._rewards, self._terminated, self.num_players, self.turn_cap or 0, self._off,
-            *self._tables,
+            self._rewards, self._terminated, self._truncated, self.num_players,
+            self.turn_cap or 0, self._off, *self._tables,
         )  # fmt: skip
         self._started = True
         return self._step
@@ -269,8 +282,8 @@ class BatchedGames:
         a = check_actions(actions, self.num_envs)
         bad = self._kernels.batch_step(
             self._states, a, self._rng, self.game_seed, self._obs, self._mask, self._current,
-            self._rewards, self._terminated, self.num_players, self.turn_cap or 0, self._off,
-            *self._tables,
+            self._rewards, self._terminated, self._truncated, self.num_players,
+            self.turn_cap or 0, self.max_turns or 0, self._off, *self._tables,
         )  # fmt: skip
         if bad >= 0:
             raise ValueError(self._illegal_message(int(bad), int(a[bad])))

@@ -181,6 +181,7 @@ def _batch_reset(  # pragma: no cover - compiled
     current: np.ndarray,
     rewards: np.ndarray,
     terminated: np.ndarray,
+    truncated: np.ndarray,
     num_players: int,
     turn_cap: int,
     off: np.ndarray,
@@ -194,6 +195,7 @@ def _batch_reset(  # pragma: no cover - compiled
         _deal_next(states, i, rng, game_seed, num_players, turn_cap, deal)
         rewards[i, :] = 0.0
         terminated[i] = False
+        truncated[i] = False
         current[i] = _observe(states, i, -1, obs, mask, off, table1, table2, legal_mask, encode)
 
 
@@ -208,8 +210,10 @@ def _batch_step(  # pragma: no cover - compiled
     current: np.ndarray,
     rewards: np.ndarray,
     terminated: np.ndarray,
+    truncated: np.ndarray,
     num_players: int,
     turn_cap: int,
+    max_turns: int,
     off: np.ndarray,
     table1: np.ndarray,
     table2: np.ndarray,
@@ -230,13 +234,18 @@ def _batch_step(  # pragma: no cover - compiled
     for i in range(n):
         arr = states[i : i + 1]
         apply(arr, actions[i])
+        terminated[i] = False
+        truncated[i] = False
         if state_record(arr).phase == ph_over:
             outcome(arr, rewards[i])
             terminated[i] = True
             _deal_next(states, i, rng, game_seed, num_players, turn_cap, deal)
+        elif max_turns > 0 and state_record(arr).turn >= max_turns:
+            rewards[i, :] = 0.0
+            truncated[i] = True
+            _deal_next(states, i, rng, game_seed, num_players, turn_cap, deal)
         else:
             rewards[i, :] = 0.0
-            terminated[i] = False
         current[i] = _observe(states, i, -1, obs, mask, off, table1, table2, legal_mask, encode)
     return -1
 
@@ -370,10 +379,12 @@ def _seat_step(  # pragma: no cover - compiled
     mask: np.ndarray,
     rewards: np.ndarray,
     terminated: np.ndarray,
+    truncated: np.ndarray,
     illegal: np.ndarray,
     seat: int,
     num_players: int,
     turn_cap: int,
+    max_turns: int,
     opponent: int,
     illegal_reward: float,
     off: np.ndarray,
@@ -396,6 +407,7 @@ def _seat_step(  # pragma: no cover - compiled
     for i in range(states.shape[0]):
         rewards[i] = 0.0
         terminated[i] = False
+        truncated[i] = False
         illegal[i] = False
         arr = states[i : i + 1]
         if pending[i]:
@@ -444,6 +456,9 @@ def _seat_step(  # pragma: no cover - compiled
                 rewards[i] = result[learner[i]]
                 terminated[i] = True
                 pending[i] = True
+            elif max_turns > 0 and state_record(arr).turn >= max_turns:
+                truncated[i] = True
+                pending[i] = True
         _observe(states, i, learner[i], obs, mask, off, table1, table2, legal_mask, encode)
     return made
 
@@ -477,6 +492,7 @@ def classic_batch_reset(  # pragma: no cover - compiled
     current: np.ndarray,
     rewards: np.ndarray,
     terminated: np.ndarray,
+    truncated: np.ndarray,
     num_players: int,
     turn_cap: int,
     off: np.ndarray,
@@ -493,7 +509,7 @@ def classic_batch_reset(  # pragma: no cover - compiled
         obs: ``(N, V, D)`` float32: ``V`` 1 (the seat to play's tensor) or ``num_players``
             (every seat's, in seat order); ``mask``: ``(N, A)`` bool, the seat to play's legal
             decisions; ``current``: ``(N,)`` int8, the seat to play; ``rewards``:
-            ``(N, num_players)`` float32; ``terminated``: ``(N,)`` bool.
+            ``(N, num_players)`` float32; ``terminated``, ``truncated``: ``(N,)`` bool.
         num_players, turn_cap: the deal's settings (``turn_cap`` 0: none; Duel only, D25).
         off, table1, table2: the encoder's offsets and tables
             (:func:`splendor.encoding.field_offsets`, :func:`~splendor.encoding.card_tables`).
@@ -507,6 +523,7 @@ def classic_batch_reset(  # pragma: no cover - compiled
         current,
         rewards,
         terminated,
+        truncated,
         num_players,
         turn_cap,
         off,
@@ -529,8 +546,10 @@ def classic_batch_step(  # pragma: no cover - compiled
     current: np.ndarray,
     rewards: np.ndarray,
     terminated: np.ndarray,
+    truncated: np.ndarray,
     num_players: int,
     turn_cap: int,
+    max_turns: int,
     off: np.ndarray,
     table1: np.ndarray,
     table2: np.ndarray,
@@ -538,12 +557,15 @@ def classic_batch_step(  # pragma: no cover - compiled
     """Classic Splendor: Play ``actions[i]`` for the seat to play in each game ``i``. A game that
     ends gets its terminal rewards and ``terminated`` True, and its environment's next game is
     dealt at once (same-step reset): ``obs``, ``mask`` and ``current`` are then the new game's.
+    A game still going after ``max_turns`` completed turns (0: no limit) is cut short the same
+    way, with ``truncated`` True and rewards 0.
 
     Every action is checked before any is played: when one is not a legal decision id of its
     game, nothing changes and its index is returned.
 
     Args:
-        actions: ``(N,)`` int64 decision ids. The others: as the game's ``batch_reset``.
+        actions: ``(N,)`` int64 decision ids. max_turns: see above. The others: as the
+            game's ``batch_reset``.
 
     Returns:
         -1 when every game moved, else the first environment whose action is not legal.
@@ -558,8 +580,10 @@ def classic_batch_step(  # pragma: no cover - compiled
         current,
         rewards,
         terminated,
+        truncated,
         num_players,
         turn_cap,
+        max_turns,
         off,
         table1,
         table2,
@@ -642,10 +666,12 @@ def classic_seat_step(  # pragma: no cover - compiled
     mask: np.ndarray,
     rewards: np.ndarray,
     terminated: np.ndarray,
+    truncated: np.ndarray,
     illegal: np.ndarray,
     seat: int,
     num_players: int,
     turn_cap: int,
+    max_turns: int,
     opponent: int,
     illegal_reward: float,
     off: np.ndarray,
@@ -662,7 +688,9 @@ def classic_seat_step(  # pragma: no cover - compiled
       terminal reward, its view of the final position and an all-False mask;
     - an action that is not legal (out of range included) ends the episode without changing the
       game: ``terminated``, ``illegal[i]`` True, reward ``illegal_reward``; ``obs`` and ``mask``
-      stay those of the unchanged position.
+      stay those of the unchanged position;
+    - a game still going after ``max_turns`` completed turns (0: no limit) is cut short:
+      ``truncated``, reward 0, the learning seat's view of it.
 
     Args:
         rewards: ``(N,)`` float32; ``illegal``: ``(N,)`` bool. The others: as the game's
@@ -682,10 +710,12 @@ def classic_seat_step(  # pragma: no cover - compiled
         mask,
         rewards,
         terminated,
+        truncated,
         illegal,
         seat,
         num_players,
         turn_cap,
+        max_turns,
         opponent,
         illegal_reward,
         off,
@@ -713,6 +743,7 @@ def duel_batch_reset(  # pragma: no cover - compiled
     current: np.ndarray,
     rewards: np.ndarray,
     terminated: np.ndarray,
+    truncated: np.ndarray,
     num_players: int,
     turn_cap: int,
     off: np.ndarray,
@@ -729,6 +760,7 @@ def duel_batch_reset(  # pragma: no cover - compiled
         current,
         rewards,
         terminated,
+        truncated,
         num_players,
         turn_cap,
         off,
@@ -751,8 +783,10 @@ def duel_batch_step(  # pragma: no cover - compiled
     current: np.ndarray,
     rewards: np.ndarray,
     terminated: np.ndarray,
+    truncated: np.ndarray,
     num_players: int,
     turn_cap: int,
+    max_turns: int,
     off: np.ndarray,
     table1: np.ndarray,
     table2: np.ndarray,
@@ -768,8 +802,10 @@ def duel_batch_step(  # pragma: no cover - compiled
         current,
         rewards,
         terminated,
+        truncated,
         num_players,
         turn_cap,
+        max_turns,
         off,
         table1,
         table2,
@@ -839,10 +875,12 @@ def duel_seat_step(  # pragma: no cover - compiled
     mask: np.ndarray,
     rewards: np.ndarray,
     terminated: np.ndarray,
+    truncated: np.ndarray,
     illegal: np.ndarray,
     seat: int,
     num_players: int,
     turn_cap: int,
+    max_turns: int,
     opponent: int,
     illegal_reward: float,
     off: np.ndarray,
@@ -861,10 +899,12 @@ def duel_seat_step(  # pragma: no cover - compiled
         mask,
         rewards,
         terminated,
+        truncated,
         illegal,
         seat,
         num_players,
         turn_cap,
+        max_turns,
         opponent,
         illegal_reward,
         off,

@@ -61,6 +61,8 @@ class SplendorVectorEnv(VectorEnv):
             game.
         turn_cap: Duel only: a game ends with no winner (reward 0) after this many turns
             (D25).
+        max_turns: ``truncated`` (reward 0, the next game at the next step) once this many
+            turns were completed, outside the rules, as the single-game environment's.
         illegal_reward: the reward of an illegal action, which ends the episode.
         copy: return copies of the observations (Gymnasium's default); False returns the
             environment's own buffers, overwritten at the next call.
@@ -81,11 +83,12 @@ class SplendorVectorEnv(VectorEnv):
         num_players: int = 2,
         seat: int | str = 0,
         turn_cap: int | None = None,
+        max_turns: int | None = None,
         illegal_reward: float = -1.0,
         copy: bool = True,
         render_mode: str | None = None,
     ) -> None:
-        self.game = check_settings(game, num_envs, num_players, turn_cap)
+        self.game = check_settings(game, num_envs, num_players, turn_cap, max_turns)
         if opponent not in OPPONENTS:
             raise ValueError(
                 f"opponent must be one of {', '.join(OPPONENTS)}, got {opponent!r} (other bots: "
@@ -108,6 +111,7 @@ class SplendorVectorEnv(VectorEnv):
         self.opponent = opponent
         self.seat = seat
         self.turn_cap = turn_cap
+        self.max_turns = max_turns
         self.illegal_reward = float(illegal_reward)
         self.copy = bool(copy)
         self.render_mode = render_mode
@@ -182,8 +186,9 @@ class SplendorVectorEnv(VectorEnv):
         a = check_actions(actions, self.num_envs)
         self.bot_decisions += self._kernels.seat_step(
             self._states, a, self._rng, self.game_seed, self._learner, self._pending, self._obs,
-            self._mask, self._rewards, self._terminated, self._illegal, self._seat,
-            self.num_players, self.turn_cap or 0, OPPONENTS[self.opponent], self.illegal_reward,
+            self._mask, self._rewards, self._terminated, self._truncated, self._illegal,
+            self._seat, self.num_players, self.turn_cap or 0, self.max_turns or 0,
+            OPPONENTS[self.opponent], self.illegal_reward,
             self._off, *self._tables,
         )  # fmt: skip
         out = (self._rewards, self._terminated, self._truncated)
