@@ -702,7 +702,7 @@ def encode_classic(  # pragma: no cover - compiled
     paying = np.int64(s.pay_src) - 12 if phase == _C_PAY and s.pay_src >= 12 else -1
     out[off[0] + me] = 1.0
     if cur >= 0:
-        out[off[1] + (cur - me + n) % n] = 1.0
+        out[off[1] + (cur - me if cur >= me else cur - me + n)] = 1.0
     out[off[2] + phase] = 1.0
     out[off[3]] = s.final_round
     out[off[4]] = s.pass_streak
@@ -720,7 +720,7 @@ def encode_classic(  # pragma: no cover - compiled
         _put_card(out, off[9] + k * nn, noble, s.nobles[k])
     nr = nf + 2
     for r in range(n):
-        p = (me + r) % n
+        p = me + r if me + r < n else me + r - n  # (me + r) % n without a division
         for c in range(6):
             out[off[10] + r * 6 + c] = s.tokens[p, c]
         for c in range(5):
@@ -732,11 +732,11 @@ def encode_classic(  # pragma: no cover - compiled
     for c in range(s.purchased_by.shape[0]):
         p = np.int64(s.purchased_by[c])
         if p >= 0:
-            out[off[13] + (p - me + n) % n] += 1.0
+            out[off[13] + (p - me if p >= me else p - me + n)] += 1.0
     for c in range(s.noble_owner.shape[0]):
         p = np.int64(s.noble_owner[c])
         if p >= 0:
-            out[off[14] + (p - me + n) % n] += 1.0
+            out[off[14] + (p - me if p >= me else p - me + n)] += 1.0
     if phase == _C_PAY:
         _put_card(out, off[17], card, s.pay_card)
         out[off[18] + s.pay_src] = 1.0
