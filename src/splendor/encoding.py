@@ -644,8 +644,12 @@ def _put_card(  # pragma: no cover - compiled
     out: np.ndarray, o: int, table: np.ndarray, card: int | np.int64
 ) -> None:
     if card >= 0:
-        for j in range(table.shape[1]):
-            out[o + j] = table[card, j]
+        # Unsigned indices: numba tests a signed index for wrap-around (a negative index
+        # counts from the end) at every element, which kept this copy from vectorizing.
+        start = np.uint64(o)
+        features = table[np.uint64(card)]
+        for j in range(np.uint64(table.shape[1])):
+            out[start + j] = features[j]
 
 
 # Inlined (numba IR) into the encoders: a call per card slot cost a quarter of their time.
