@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.server.util import free_port, stop_server
 
 CHROMIUM = os.environ.get("SPLENDOR_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -59,12 +60,6 @@ function is compiled first (numba), in the server and in its bot worker, while t
 test worker compiles too."""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Base URL of a running server (its own process, one bot worker), warmed up: it has
@@ -85,7 +80,7 @@ def serve_subprocess(code: str, folder: Path, seconds: float, warm_up: bool) -> 
     ``folder``, a free port; its log in ``folder/server.log``); yields its base URL once it
     answers (and, with ``warm_up``, once it has played its first games: :func:`_warm_up`),
     within ``seconds``, else fails the test with the end of its log; stops it after."""
-    port = _free_port()
+    port = free_port()
     log = open(folder / "server.log", "w")
     cmd = [sys.executable, "-c", code, f"sqlite:///{folder / 'games.db'}", str(port)]
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
@@ -115,11 +110,7 @@ def serve_subprocess(code: str, folder: Path, seconds: float, warm_up: bool) -> 
     try:
         yield base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_server(proc)
         log.close()
 
 

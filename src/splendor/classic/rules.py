@@ -310,21 +310,14 @@ def _main_mask(s: np.record, p: int, mask: np.ndarray) -> int:
             if s.deck_len[lvl] > 0:
                 mask[RESERVE_DECK + lvl] = True
                 n += 1
-    gold = s.tokens[p, GOLD]
     for src in range(BUY_CHOOSE - BUY_FACEUP):  # C9
         card = _source_card(s, p, src)
-        if card < 0:
-            continue
-        short = _shortfall(s, p, card)
-        if short <= gold:
+        if card >= 0 and _can_afford(s, p, card):
             mask[BUY_FACEUP + src] = True
             n += 1
-            if gold > short:  # spare gold: a chosen payment when a coloured token is spent
-                for c in range(NUM_GEMS):
-                    if CARD_COST[card, c] - s.bonuses[p, c] > 0 and s.tokens[p, c] > 0:
-                        mask[BUY_CHOOSE + src] = True
-                        n += 1
-                        break
+            if _has_payment_choice(s, p, card):
+                mask[BUY_CHOOSE + src] = True
+                n += 1
     return n
 
 

@@ -52,8 +52,8 @@ from typing import Any
 import numpy as np
 
 from .. import classic, duel, encoding
-from ..game import check_player_count, get_game
 from .batch_kernels import CLASSIC, DUEL, random_actions
+from .common import check_action, check_max_turns, new_state
 
 __all__ = [
     "BatchedGames",
@@ -147,22 +147,10 @@ def check_settings(
             or None, or ``max_turns`` other than a positive integer or None.
     """
     name = encoding.game_name(game)
-    check_player_count(get_game("splendor" if name == "classic" else "duel"), num_players)
+    new_state(name, num_players, 0, turn_cap)  # the player count and turn cap, as every env
     if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
         raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-    if turn_cap is not None:
-        if name != "duel":
-            raise ValueError("turn_cap is a Splendor Duel setting (D25)")
-        if (
-            isinstance(turn_cap, bool)
-            or not isinstance(turn_cap, (int, np.integer))
-            or turn_cap < 1
-        ):
-            raise ValueError(f"turn_cap must be a positive integer or None, got {turn_cap!r}")
-    if max_turns is not None and (
-        isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1
-    ):
-        raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
+    check_max_turns(max_turns)
     return name
 
 
@@ -305,15 +293,8 @@ class BatchedGames:
         return engine_state(self.game, self._states, i)
 
     def _illegal_message(self, i: int, a: int) -> str:
-        st = self.state(i)
-        legal = [f"{x.id} ({x})" for x in st.legal_actions()]
-        shown = ", ".join(legal[:20]) + (f", ... ({len(legal)} in all)" if len(legal) > 20 else "")
-        what = (
-            f"{a} ({st.describe(a)})"
-            if 0 <= a < self.num_actions
-            else f"{a} (out of range 0..{self.num_actions - 1})"
-        )
-        return (
-            f"environment {i}: action {what} is not legal for seat {st.current_player} "
-            f"(phase: {st.phase}); legal now: {shown}. No game moved."
-        )
+        try:
+            check_action(self.state(i), a)
+        except ValueError as e:
+            return f"environment {i}: {e}. No game moved."
+        raise AssertionError(f"action {a} of environment {i} is legal")  # pragma: no cover

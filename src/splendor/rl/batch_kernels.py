@@ -75,10 +75,12 @@ __all__ = [
 ]
 
 OPPONENT_RANDOM = 0
-"""Opponent code of :func:`seat_step`: uniformly random legal decisions."""
+"""Opponent code of the ``seat_reset`` and ``seat_step`` entry points: uniformly random
+legal decisions."""
 OPPONENT_GREEDY = 1
-"""Opponent code of :func:`seat_step`: the greedy bot's best decision (its compiled scores,
-:mod:`splendor.bots.greedy_compiled`), ties broken at random as ``GreedyBot`` does."""
+"""Opponent code of the ``seat_reset`` and ``seat_step`` entry points: the greedy bot's
+best decision (its compiled scores, :mod:`splendor.bots.greedy_compiled`), ties broken at
+random as ``GreedyBot`` does."""
 
 # ------------------------------------------------------------------------------ per game
 
@@ -234,18 +236,15 @@ def _batch_step(  # pragma: no cover - compiled
     for i in range(n):
         arr = states[i : i + 1]
         apply(arr, actions[i])
-        terminated[i] = False
-        truncated[i] = False
-        if state_record(arr).phase == ph_over:
+        over = state_record(arr).phase == ph_over
+        terminated[i] = over
+        truncated[i] = not over and max_turns > 0 and state_record(arr).turn >= max_turns
+        if over:
             outcome(arr, rewards[i])
-            terminated[i] = True
-            _deal_next(states, i, rng, game_seed, num_players, turn_cap, deal)
-        elif max_turns > 0 and state_record(arr).turn >= max_turns:
-            rewards[i, :] = 0.0
-            truncated[i] = True
-            _deal_next(states, i, rng, game_seed, num_players, turn_cap, deal)
         else:
             rewards[i, :] = 0.0
+        if terminated[i] or truncated[i]:
+            _deal_next(states, i, rng, game_seed, num_players, turn_cap, deal)
         current[i] = _observe(states, i, -1, obs, mask, off, table1, table2, legal_mask, encode)
     return -1
 

@@ -24,6 +24,8 @@ __all__ = [
     "AGENT_PREFIX",
     "agent_name",
     "check_action",
+    "check_max_turns",
+    "check_seat",
     "make_spaces",
     "new_state",
     "outcome_rewards",
@@ -115,6 +117,37 @@ def check_action(state: Any, action: Any) -> int:
             f"(phase: {state.phase}); legal now: {shown}"
         )
     return a
+
+
+def check_seat(seat: Any, num_players: int) -> int | str:
+    """The learning seat of a single-agent environment: ``seat`` as an int, or
+    ``"random"`` (a seat drawn for every game).
+
+    Raises:
+        ValueError: neither ``"random"`` nor an integer ``0..num_players-1``.
+    """
+    if seat == "random":
+        return "random"
+    if (
+        isinstance(seat, bool)
+        or not isinstance(seat, (int, np.integer))
+        or not 0 <= seat < num_players
+    ):
+        raise ValueError(f"seat must be 0..{num_players - 1} or 'random', got {seat!r}")
+    return int(seat)
+
+
+def check_max_turns(max_turns: Any) -> None:
+    """Refuse a ``max_turns`` (the turns after which an environment cuts a game short,
+    outside the rules) other than a positive integer or None.
+
+    Raises:
+        ValueError: says what was given.
+    """
+    if max_turns is not None and (
+        isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1
+    ):
+        raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
 
 
 def make_spaces(game: str, num_players: int) -> tuple[spaces.Dict, spaces.Discrete]:

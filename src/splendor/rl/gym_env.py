@@ -32,7 +32,14 @@ import numpy as np
 from ..bots import make_bot, parse_bot_spec
 from ..core import MAX_SEED, check_seed
 from . import encoding
-from .common import check_action, make_spaces, new_state, outcome_rewards
+from .common import (
+    check_action,
+    check_max_turns,
+    check_seat,
+    make_spaces,
+    new_state,
+    outcome_rewards,
+)
 from .render import render_rgb, render_text
 
 __all__ = ["SplendorEnv"]
@@ -102,12 +109,7 @@ class SplendorEnv(gymnasium.Env):
         self.render_mode = render_mode
         new_state(self.game, self.num_players, 0, turn_cap)  # validates turn_cap
         self.turn_cap = turn_cap
-        if max_turns is not None and (
-            isinstance(max_turns, bool)
-            or not isinstance(max_turns, (int, np.integer))
-            or max_turns < 1
-        ):
-            raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
+        check_max_turns(max_turns)
         self.max_turns = max_turns
         self._seat_option = self._check_seat(seat)
         # bot specs (str) or objects with choose(), checked below
@@ -133,15 +135,7 @@ class SplendorEnv(gymnasium.Env):
         self._owned: list[Any] = []
 
     def _check_seat(self, seat: int | str) -> int | str:
-        if seat == "random":
-            return seat
-        if (
-            isinstance(seat, bool)
-            or not isinstance(seat, (int, np.integer))
-            or not 0 <= seat < self.num_players
-        ):
-            raise ValueError(f"seat must be 0..{self.num_players - 1} or 'random', got {seat!r}")
-        return int(seat)
+        return check_seat(seat, self.num_players)
 
     # -- episode --------------------------------------------------------------------
 

@@ -42,7 +42,14 @@ from pettingzoo.utils import wrappers
 
 from ..core import MAX_SEED, check_seed
 from . import encoding
-from .common import agent_name, check_action, make_spaces, new_state, outcome_rewards
+from .common import (
+    agent_name,
+    check_action,
+    check_max_turns,
+    make_spaces,
+    new_state,
+    outcome_rewards,
+)
 from .render import render_rgb, render_text
 
 __all__ = ["ClassicAECEnv", "DuelAECEnv", "SplendorAECEnv", "make_env"]
@@ -92,12 +99,7 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
             raise ValueError(
                 f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {render_mode!r}"
             )
-        if max_turns is not None and (
-            isinstance(max_turns, bool)
-            or not isinstance(max_turns, (int, np.integer))
-            or max_turns < 1
-        ):
-            raise ValueError(f"max_turns must be a positive integer or None, got {max_turns!r}")
+        check_max_turns(max_turns)
         new_state(self.game, num_players, 0, turn_cap)  # validates turn_cap early
         self.num_players = int(num_players)
         self.render_mode = render_mode

@@ -40,7 +40,7 @@ from gymnasium.vector.utils import batch_space
 from .. import classic, duel, encoding
 from .batch import check_actions, check_settings, engine_state, environment_generators
 from .batch_kernels import CLASSIC, DUEL, OPPONENT_GREEDY, OPPONENT_RANDOM
-from .common import make_spaces
+from .common import check_seat, make_spaces
 from .render import render_text
 
 __all__ = ["OPPONENTS", "SplendorVectorEnv"]
@@ -94,16 +94,8 @@ class SplendorVectorEnv(VectorEnv):
                 f"opponent must be one of {', '.join(OPPONENTS)}, got {opponent!r} (other bots: "
                 "SplendorEnv in a SyncVectorEnv)"
             )
-        if seat == "random":
-            self._seat = -1
-        elif (
-            isinstance(seat, bool)
-            or not isinstance(seat, (int, np.integer))
-            or not 0 <= seat < num_players
-        ):
-            raise ValueError(f"seat must be 0..{num_players - 1} or 'random', got {seat!r}")
-        else:
-            self._seat = int(seat)
+        checked = check_seat(seat, num_players)
+        self._seat = -1 if checked == "random" else int(checked)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.num_envs = int(num_envs)
