@@ -9,20 +9,22 @@ from splendor.game import GameState, check_player_count, get_game
 
 
 def test_registry_knows_the_classic_game_by_both_names():
-    assert get_game("splendor") is classic
-    assert get_game("classic") is classic
+    assert get_game("splendor") is classic.GAME
+    assert get_game("classic") is classic.GAME
+    assert get_game(" Classic ") is classic.GAME
 
 
 def test_unknown_game_lists_known_ones():
-    with pytest.raises(ValueError, match="known games: duel, splendor"):
+    with pytest.raises(ValueError, match="known games: splendor, duel"):
         get_game("chess")
 
 
 def test_both_games_are_registered_under_their_names_and_aliases():
     from splendor import duel
 
-    assert get_game("duel") is duel and get_game("splendor-duel") is duel
-    assert get_game("classic") is classic and get_game("splendor") is classic
+    assert get_game("duel") is duel.GAME and get_game("splendor-duel") is duel.GAME
+    assert get_game("classic") is classic.GAME and get_game("splendor") is classic.GAME
+    assert get_game(duel.GAME) is duel.GAME
 
 
 def test_duel_state_implements_the_protocol():
@@ -38,7 +40,7 @@ def test_classic_state_implements_the_protocol():
 @pytest.mark.parametrize("n", [1, 5])
 def test_player_count_checked(n):
     with pytest.raises(ValueError, match="2 to 4 players"):
-        check_player_count(classic, n)
+        check_player_count(classic.GAME, n)
 
 
 @pytest.mark.parametrize("seed", [-1, 2**63, 1.5, True, "7"])

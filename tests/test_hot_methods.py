@@ -1,4 +1,4 @@
-"""The methods of the Python API that run at every decision (``splendor.core.hot_methods``):
+"""The methods of the Python API that run at every decision (``splendor.views.hot_methods``):
 they call the compiled kernels' entry points, fetched at the first call."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from splendor import classic, duel
-from splendor.core import compiled_entry, hot_methods
+from splendor.jit import compiled_entry
+from splendor.views import hot_methods
 
 
 @pytest.mark.parametrize("module", [classic, duel])

@@ -24,10 +24,10 @@ import numpy as np
 
 from splendor.bots.greedy_duel_compiled import duel_greedy_policy
 from splendor.bots.playout import DUEL_FEATURES, duel_features
-from splendor.core import seed_rng
 from splendor.duel import rules as duel_rules
 from splendor.duel import state as duel_state
 from splendor.duel.actions import NUM_ACTIONS
+from splendor.rng import seed_rng
 
 NUM_FEATURES = len(DUEL_FEATURES)
 

@@ -8,7 +8,7 @@ Public API (see ``docs/engine.md``)::
 """
 
 from . import classic, duel
-from .core import IllegalActionError
+from .errors import IllegalActionError
 
 __version__ = "0.1.0"
 

@@ -52,8 +52,8 @@ from numba import njit
 
 from . import classic, duel
 from .classic import rules as classic_rules
-from .core import ENGINE_SOURCES, refresh_numba_cache, state_record
 from .duel import rules as duel_rules
+from .jit import ENGINE_SOURCES, refresh_numba_cache, state_record
 
 refresh_numba_cache(__file__, *ENGINE_SOURCES)
 

@@ -49,10 +49,10 @@ from . import classic, duel
 from .classic import cards as ccards
 from .classic import rules as crules
 from .classic import state as cstate
-from .core import ENGINE_SOURCES, refresh_numba_cache, state_record
 from .duel import cards as dcards
 from .duel import rules as drules
 from .duel import state as dstate
+from .jit import ENGINE_SOURCES, refresh_numba_cache, state_record
 
 refresh_numba_cache(__file__, *ENGINE_SOURCES)
 

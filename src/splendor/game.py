@@ -1,4 +1,5 @@
-"""The protocol every game of the project implements, and the registry of games.
+"""The protocol every game of the project implements, and the registry of games
+(:func:`games`, :func:`get_game`: each a :class:`~splendor.descriptor.Game`).
 
 Interfaces (CLI, terminal, records, bots) reach a game only through this protocol, so that
 classic Splendor and Splendor Duel are served by the same code.
@@ -7,10 +8,11 @@ classic Splendor and Splendor Duel are served by the same code.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+
+from .descriptor import Game
 
 
 @runtime_checkable
@@ -35,63 +37,43 @@ class GameState(Protocol):
     def copy(self) -> GameState: ...
     def observation(self, seat: int) -> Any: ...
     def to_dict(self) -> dict[str, Any]: ...
+    @property
+    def game(self) -> Game: ...
 
 
-class GameModule(Protocol):
-    """A game package such as :mod:`splendor.classic`."""
+def games() -> tuple[Game, ...]:
+    """Every game of the project, in a fixed order: classic Splendor (``"splendor"``, 2-4
+    players) then Splendor Duel (``"duel"``, 2 players)."""
+    from .classic.game import GAME as CLASSIC
+    from .duel.game import GAME as DUEL
 
-    GAME_NAME: str
-    MIN_PLAYERS: int
-    MAX_PLAYERS: int
-    NUM_ACTIONS: int
-    TOKEN_LETTERS: str
-    Action: Any
-    IllegalActionError: type[Exception]
-
-    def new_game(self, num_players: int = ..., seed: int | None = ..., **options: Any) -> Any:
-        """Deal a game; ``options`` are game settings such as Duel's ``turn_cap`` (D25)."""
-        ...
-
-    def determinize(self, observation: Any, rng: np.random.Generator | int | None = ...) -> Any: ...
-    def effects_of(self, before: Any, action: Any, after: Any) -> tuple[Any, ...]:
-        """What a decision did besides its notation (:mod:`splendor.effects`)."""
-        ...
-
-    def warm_up(self) -> None: ...
+    return (CLASSIC, DUEL)
 
 
-ALIASES = {"classic": "splendor", "splendor-duel": "duel"}
-"""Other accepted names of the registered games."""
+def game_names() -> tuple[str, ...]:
+    """The canonical names of :func:`games`, for messages and ``--help``."""
+    return tuple(g.name for g in games())
 
 
-def games() -> dict[str, ModuleType]:
-    """The registered games by name: ``"splendor"`` (classic, 2-4 players) and ``"duel"``
-    (Splendor Duel, 2 players)."""
-    from . import classic, duel
-
-    return {classic.GAME_NAME: classic, duel.GAME_NAME: duel}
-
-
-def get_game(name: str) -> ModuleType:
-    """The game module registered as ``name`` (or one of :data:`ALIASES`).
+def get_game(name: str | Game) -> Game:
+    """The game called ``name``: its canonical name, its package's (``"classic"``) or any
+    of its aliases, in any case; a :class:`Game` is returned as it is.
 
     Raises:
         ValueError: unknown game; the message lists the known ones.
     """
-    table = games()
-    key = ALIASES.get(name, name)
-    if key not in table:
-        raise ValueError(f"unknown game {name!r}; known games: {', '.join(sorted(table))}")
-    return table[key]
+    if isinstance(name, Game):
+        return name
+    key = str(name).strip().lower()
+    for game in games():
+        if key in game.names:
+            return game
+    raise ValueError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
 
 
-def check_player_count(game: ModuleType, num_players: int) -> None:
-    """Raise ValueError unless ``num_players`` suits ``game``."""
-    if not game.MIN_PLAYERS <= num_players <= game.MAX_PLAYERS:
-        raise ValueError(
-            f"{game.GAME_NAME} is for {game.MIN_PLAYERS} to {game.MAX_PLAYERS} players, "
-            f"got {num_players}"
-        )
+def check_player_count(game: Game, num_players: int) -> None:
+    """Raise ValueError unless ``num_players`` suits ``game`` (:meth:`Game.check_players`)."""
+    game.check_players(num_players)
 
 
 def seats_summary(names: Sequence[str]) -> str:

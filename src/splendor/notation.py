@@ -29,7 +29,7 @@ from typing import TypedDict, TypeVar
 
 import numpy as np
 
-from .core import seed_rng
+from .rng import seed_rng
 
 T = TypeVar("T")
 
@@ -478,7 +478,7 @@ def int_arg(value: object, field: str) -> int:
 
 def rng_value(rng: object, seed: int) -> int:
     """The generator's 64-bit state: ``rng`` itself, or when it is None the state
-    :func:`splendor.core.seed_rng` gives for ``seed``.
+    :func:`splendor.rng.seed_rng` gives for ``seed``.
 
     Raises:
         NotationError: ``rng`` is not an integer ``0 <= rng < 2**64``.

@@ -13,7 +13,7 @@ from splendor.bots.greedy_compiled import classic_greedy_policy, classic_greedy_
 from splendor.bots.mcts import MCTSBot
 from splendor.classic import rules
 from splendor.classic.actions import NUM_ACTIONS
-from splendor.core import seed_rng
+from splendor.rng import seed_rng
 
 
 def _compiled_scores(arr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -12,9 +12,9 @@ import numpy as np
 from splendor import duel
 from splendor.bots.greedy_duel import DuelEvaluator
 from splendor.bots.greedy_duel_compiled import _REPL_PERM, duel_greedy_policy, duel_greedy_scores
-from splendor.core import rng_below, seed_rng
 from splendor.duel import State, check_invariants, rules
 from splendor.duel.actions import NUM_ACTIONS
+from splendor.rng import rng_below, seed_rng
 
 MAX_MISMATCH = 1 / 5000
 """Share of the compared scores that may differ from DuelEvaluator's: near-ties among

@@ -11,8 +11,8 @@ from splendor.bots import net_search
 from splendor.bots.features import search_plan
 from splendor.bots.network import PolicyValueNet
 from splendor.bots.search import NO_NODE, T_ACTION, T_CHILD, T_PARENT, T_SIBLING
-from splendor.core import seed_rng
 from splendor.encoding import card_tables, field_offsets
+from splendor.rng import seed_rng
 
 
 def _search(

@@ -485,7 +485,7 @@ def test_positions_reached_in_play_pass_the_gate():
 
 def test_range_problems_messages():
     """The game-independent range check names index, value, range and rule."""
-    from splendor.core import range_problems
+    from splendor.positions import range_problems
 
     assert range_problems(
         "nobles", np.array([1, -1, 12]), 0, 9, "a noble id is", "C3", also=(-1,)
@@ -509,7 +509,7 @@ def test_range_problems_messages():
 
 def test_check_integer_fields():
     """Only integers (and decimal text where allowed) pass, bools and floats do not."""
-    from splendor.core import check_integer_fields
+    from splendor.positions import check_integer_fields
 
     dtype = np.dtype([("a", np.int8, (2,)), ("rng", np.uint64, (1,))])
     check_integer_fields({"a": [1, -2], "rng": ["123"]}, dtype)

@@ -26,9 +26,9 @@ import pytest
 from numba import config
 
 from splendor import duel
-from splendor.core import array_from_dict
 from splendor.duel import CARDS
 from splendor.duel.state import STATE_DTYPE
+from splendor.positions import array_from_dict
 
 _TOOL = Path(__file__).resolve().parents[2] / "tools" / "fuzz_duel_positions.py"
 COMPILED = not config.DISABLE_JIT

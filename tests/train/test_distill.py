@@ -18,8 +18,8 @@ from splendor.bots.net_bot import NetBot  # noqa: E402
 from splendor.bots.network import PolicyValueNet  # noqa: E402
 from splendor.bots.search import root_children  # noqa: E402
 from splendor.cli import app  # noqa: E402
-from splendor.core import seed_rng  # noqa: E402
 from splendor.encoding import seat_tensor  # noqa: E402
+from splendor.rng import seed_rng  # noqa: E402
 from splendor.train.distill import (  # noqa: E402
     EPSILONS,
     DistillConfig,

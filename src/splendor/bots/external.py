@@ -151,9 +151,9 @@ def game_of(observation: Any) -> str:
     Raises:
         TypeError: not an observation of a registered game.
     """
-    for name, module in games().items():
-        if isinstance(observation, module.Observation):
-            return name
+    for game in games():
+        if isinstance(observation, game.observation_type):
+            return game.name
     raise TypeError(f"not an observation of a known game: {type(observation).__name__}")
 
 

@@ -23,7 +23,8 @@ from ..classic import actions as ca
 from ..classic import cards as cc
 from ..classic import rules as cr
 from ..colors import GOLD, NUM_GEMS
-from ..core import ENGINE_SOURCES, refresh_numba_cache, rng_below, state_record
+from ..jit import ENGINE_SOURCES, refresh_numba_cache, state_record
+from ..rng import rng_below
 from . import greedy as _greedy
 from .playout import random_legal
 

@@ -47,11 +47,12 @@ from typing import TypeAlias
 import numpy as np
 from numba import njit
 
-from ..core import ENGINE_SOURCES, refresh_numba_cache, rng_below, state_record
 from ..duel import actions as da
 from ..duel import board as db
 from ..duel import cards as dc
 from ..duel import rules as dr
+from ..jit import ENGINE_SOURCES, refresh_numba_cache, state_record
+from ..rng import rng_below
 from . import greedy_duel as _gd
 from . import playout as _playout
 from .playout import best_scored, random_legal

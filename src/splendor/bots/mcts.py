@@ -19,10 +19,10 @@ import numpy as np
 from ..classic import state as classic_state
 from ..classic.actions import NUM_ACTIONS as CLASSIC_ACTIONS
 from ..classic.actions import Action as ClassicAction
-from ..core import seed_rng
 from ..duel import state as duel_state
 from ..duel.actions import NUM_ACTIONS as DUEL_ACTIONS
 from ..duel.actions import Action as DuelAction
+from ..rng import seed_rng
 from . import search
 
 PLAYOUTS = ("greedy", "heuristic", "random")

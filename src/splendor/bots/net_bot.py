@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 
 from .. import classic, duel
-from ..core import seed_rng
 from ..encoding import card_tables, field_offsets
+from ..rng import seed_rng
 from . import net_search, search
 from .features import search_plan
 from .mcts import MCTSBot, SearchStats

@@ -42,9 +42,9 @@ from numba.extending import overload
 
 from .. import encoding as _encoding
 from ..classic import rules as classic_rules
-from ..core import ENGINE_SOURCES, refresh_numba_cache, state_record
 from ..duel import rules as duel_rules
 from ..encoding import encode_classic, encode_duel
+from ..jit import ENGINE_SOURCES, refresh_numba_cache, state_record
 from . import features as _features
 from . import greedy_compiled as _greedy_compiled
 from . import network as _network

@@ -32,11 +32,12 @@ from ..classic import actions as ca
 from ..classic import cards as cc
 from ..classic import rules as cr
 from ..colors import NUM_GEMS
-from ..core import ENGINE_SOURCES, refresh_numba_cache, rng_below, state_record
 from ..duel import actions as da
 from ..duel import board as db
 from ..duel import cards as dc
 from ..duel import rules as dr
+from ..jit import ENGINE_SOURCES, refresh_numba_cache, state_record
+from ..rng import rng_below
 
 refresh_numba_cache(__file__, *ENGINE_SOURCES)
 

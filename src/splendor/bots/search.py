@@ -40,8 +40,8 @@ import numpy as np
 from numba import njit
 
 from ..classic import rules as classic_rules
-from ..core import ENGINE_SOURCES, refresh_numba_cache, state_record
 from ..duel import rules as duel_rules
+from ..jit import ENGINE_SOURCES, refresh_numba_cache, state_record
 from . import greedy_compiled as _greedy_compiled
 from . import greedy_duel_compiled as _greedy_duel_compiled
 from . import playout as _playout

@@ -16,6 +16,7 @@ from ..colors import TOKEN_LETTERS
 from .actions import ACTIONS, NOTATION_HELP, NUM_ACTIONS, Action
 from .cards import CARDS, NOBLES, Card, Noble
 from .effects import effects_of
+from .game import GAME
 from .notation import build_position
 from .state import (
     STATE_DTYPE,
@@ -32,12 +33,13 @@ from .state import (
     warm_up,
 )
 
-GAME_NAME = "splendor"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
+GAME_NAME = GAME.name
+MIN_PLAYERS = GAME.min_players
+MAX_PLAYERS = GAME.max_players
 
 __all__ = [
     "ACTIONS",
+    "GAME",
     "CARDS",
     "GAME_NAME",
     "MAX_PLAYERS",

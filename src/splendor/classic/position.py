@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..colors import GOLD, NUM_GEMS, TOKEN_LETTERS
-from ..core import range_problems
+from ..positions import range_problems
 from . import rules
 from .actions import BUY_CHOOSE, PAY_GOLD
 from .cards import (

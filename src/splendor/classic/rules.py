@@ -19,7 +19,7 @@ generator stored in the state (``rng``), so a seed and a list of decisions repla
 exactly (C18).
 
 What classic plays like Duel (dealing and drawing from the decks, the reserved slots, the
-chosen payment, random playouts, determinization) is compiled once in :mod:`splendor.core`
+chosen payment, random playouts, determinization) is compiled once in :mod:`splendor.rule_pieces`
 and called from here with classic's tables.
 """
 
@@ -29,8 +29,9 @@ import numpy as np
 from numba import njit
 
 from ..colors import GOLD, NUM_GEMS
-from ..core import (
-    ENGINE_SOURCES,
+from ..jit import ENGINE_SOURCES, refresh_numba_cache, state_record
+from ..rng import random_legal_id, seed_rng, shuffle
+from ..rule_pieces import (
     deal_decks,
     deal_unseen,
     draw_card,
@@ -38,14 +39,9 @@ from ..core import (
     hold_reserved,
     pay_with_gold,
     payment_legal,
-    random_legal_id,
     random_playout_of,
-    refresh_numba_cache,
-    seed_rng,
     settle_payment,
-    shuffle,
     start_payment,
-    state_record,
     tokens_held,
 )
 from .actions import (
@@ -601,7 +597,7 @@ def determinize_into(obs: np.ndarray, out: np.ndarray, rng: np.ndarray) -> int:
     the cards its observer cannot see (other seats' blind reserves of known level, deck
     contents and order) are dealt at random with ``rng`` (uint64, shape (1,), advanced)
     from the cards neither bought nor face-up, and the state's own generator is reseeded
-    from ``rng`` (:func:`splendor.core.deal_unseen`). Both arrays have the state dtype;
+    from ``rng`` (:func:`splendor.rule_pieces.deal_unseen`). Both arrays have the state dtype;
     ``obs`` is unchanged.
 
     Returns:

@@ -14,21 +14,21 @@ from typing import Any
 
 import numpy as np
 
-from ..core import (
+from ..errors import IllegalActionError
+from ..positions import array_from_dict as _array_from_dict
+from ..positions import array_to_dict as _array_to_dict
+from ..positions import check_integer_fields
+from ..seeds import check_seed
+from ..views import (
     ArrayObservation,
     ArrayState,
     ArrayView,
     GameTables,
     HiddenCard,
-    IllegalActionError,
-    check_integer_fields,
-    check_seed,
     coerce_action,
     determinize_array,
     warm_up_kernels,
 )
-from ..core import array_from_dict as _array_from_dict
-from ..core import array_to_dict as _array_to_dict
 from . import rules
 from .actions import ACTIONS, NUM_ACTIONS, Action
 from .cards import (
@@ -147,13 +147,13 @@ GAME_TABLES: GameTables[Action, Card] = GameTables(
     notation="splendor.classic.notation",
     repr_players=True,
 )
-"""What the views shared with Splendor Duel (:class:`splendor.core.ArrayView`) need of
+"""What the views shared with Splendor Duel (:class:`splendor.views.ArrayView`) need of
 classic Splendor."""
 
 
 class _View(ArrayView[Action, Card]):
     """Read-only accessors shared by :class:`State` and :class:`Observation`, besides those
-    both games share (:class:`splendor.core.ArrayView`)."""
+    both games share (:class:`splendor.views.ArrayView`)."""
 
     __slots__ = ()
     _game = GAME_TABLES
@@ -254,7 +254,7 @@ class Observation(_View, ArrayObservation[Action, Card]):
 
     Bots receive observations, never states. :func:`determinize` turns one back into a
     full :class:`State` consistent with it. ``to_dict``, ``to_text``, ``from_text`` and
-    the accessors both games share are :class:`splendor.core.ArrayObservation`'s.
+    the accessors both games share are :class:`splendor.views.ArrayObservation`'s.
     """
 
     __slots__ = ()
@@ -267,7 +267,7 @@ class State(_View, ArrayState[Action, Card, Observation]):
     the view; change it only with :meth:`apply`. ``apply``, ``copy``, ``observation``
     (C16), ``to_dict``/``from_dict`` (gated by :func:`check_position`),
     ``to_text``/``from_text`` and the accessors both games share are
-    :class:`splendor.core.ArrayState`'s.
+    :class:`splendor.views.ArrayState`'s.
     """
 
     __slots__ = ()

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
+from ..descriptor import Game
 from .engines import AdapterError, Answer, Engine, Query
 from .suite import Case
 
@@ -76,7 +76,7 @@ class Report:
         return text
 
 
-def _module(game: str) -> ModuleType:
+def _module(game: str) -> Game:
     from ..game import get_game
 
     return get_game(game)

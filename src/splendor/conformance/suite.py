@@ -246,11 +246,11 @@ def load_cases(game: str | None = None, rules: list[str] | None = None) -> list[
         ValueError: an unknown game.
         CaseFormatError: a shipped file that does not read (a packaging error).
     """
-    from ..game import ALIASES
+    from ..game import get_game
 
     names = list(GAMES)
     if game is not None:
-        key = ALIASES.get(game.lower(), game.lower())
+        key = get_game(game).name
         if key not in GAMES:
             raise ValueError(f"unknown game {game!r}; known games: classic, duel")
         names = [key]

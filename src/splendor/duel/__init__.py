@@ -17,6 +17,7 @@ from . import board
 from .actions import ACTIONS, NOTATION_HELP, NUM_ACTIONS, Action
 from .cards import CARDS, ROYALS, Card, Royal
 from .effects import effects_of
+from .game import GAME
 from .notation import build_position
 from .position import position_problems as check_position  # the gate of State.from_dict
 from .state import (
@@ -33,12 +34,13 @@ from .state import (
     warm_up,
 )
 
-GAME_NAME = "duel"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 2
+GAME_NAME = GAME.name
+MIN_PLAYERS = GAME.min_players
+MAX_PLAYERS = GAME.max_players
 
 __all__ = [
     "ACTIONS",
+    "GAME",
     "CARDS",
     "GAME_NAME",
     "MAX_PLAYERS",

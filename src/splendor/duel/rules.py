@@ -24,7 +24,7 @@ generator stored in the state (``rng``), so a seed and a list of decisions repla
 exactly (D24).
 
 The pieces Duel plays like classic (the decks, reserved slots, chosen payment, random
-playouts, determinization) are compiled once in :mod:`splendor.core`.
+playouts, determinization) are compiled once in :mod:`splendor.rule_pieces`.
 """
 
 from __future__ import annotations
@@ -34,8 +34,9 @@ from numba import njit
 
 from ..colors import DUEL_GOLD as GOLD
 from ..colors import PEARL
-from ..core import (
-    ENGINE_SOURCES,
+from ..jit import ENGINE_SOURCES, refresh_numba_cache, state_record
+from ..rng import random_legal_id, rng_below, seed_rng
+from ..rule_pieces import (
     deal_decks,
     deal_unseen,
     draw_card,
@@ -43,14 +44,9 @@ from ..core import (
     hold_reserved,
     pay_with_gold,
     payment_legal,
-    random_legal_id,
     random_playout_of,
-    refresh_numba_cache,
-    rng_below,
-    seed_rng,
     settle_payment,
     start_payment,
-    state_record,
     tokens_held,
 )
 from .actions import (
@@ -765,7 +761,7 @@ def determinize_into(obs: np.ndarray, out: np.ndarray, rng: np.ndarray) -> int:
     opponent's blind reserves (of known level) and the decks' contents and order are dealt
     at random with ``rng`` (uint64, shape (1,), advanced) from the cards neither bought
     nor in the pyramid, and the state's own generator is reseeded from ``rng``
-    (:func:`splendor.core.deal_unseen`). Both arrays have the state dtype; ``obs`` is
+    (:func:`splendor.rule_pieces.deal_unseen`). Both arrays have the state dtype; ``obs`` is
     unchanged.
 
     Returns:

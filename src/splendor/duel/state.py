@@ -14,14 +14,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..colors import DUEL_TOKEN_LETTERS
-from ..core import (
+from ..errors import IllegalActionError
+from ..seeds import check_seed
+from ..views import (
     ArrayObservation,
     ArrayState,
     ArrayView,
     GameTables,
     HiddenCard,
-    IllegalActionError,
-    check_seed,
     coerce_action,
     determinize_array,
     warm_up_kernels,
@@ -179,13 +179,13 @@ GAME_TABLES: GameTables[Action, Card] = GameTables(
     legal_shown=40,
     state_label="duel State",
 )
-"""What the views shared with classic Splendor (:class:`splendor.core.ArrayView`) need of
+"""What the views shared with classic Splendor (:class:`splendor.views.ArrayView`) need of
 Splendor Duel."""
 
 
 class _View(ArrayView[Action, Card]):
     """Read-only accessors shared by :class:`State` and :class:`Observation`, besides those
-    both games share (:class:`splendor.core.ArrayView`)."""
+    both games share (:class:`splendor.views.ArrayView`)."""
 
     __slots__ = ()
     _game = GAME_TABLES
@@ -328,7 +328,7 @@ class Observation(_View, ArrayObservation[Action, Card]):
 
     Bots receive observations, never states; :func:`determinize` turns one back into a
     full :class:`State` consistent with it. ``to_dict``, ``to_text``, ``from_text`` and
-    the accessors both games share are :class:`splendor.core.ArrayObservation`'s.
+    the accessors both games share are :class:`splendor.views.ArrayObservation`'s.
     """
 
     __slots__ = ()
@@ -340,7 +340,7 @@ class State(_View, ArrayState[Action, Card, Observation]):
     Create with :func:`new_game` or :meth:`from_dict`; change it only with :meth:`apply`.
     ``apply``, ``copy``, ``observation`` (D22), ``to_dict``/``from_dict`` (gated by
     :func:`check_invariants`), ``to_text``/``from_text`` and the accessors both games
-    share are :class:`splendor.core.ArrayState`'s.
+    share are :class:`splendor.views.ArrayState`'s.
     """
 
     __slots__ = ()

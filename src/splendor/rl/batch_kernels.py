@@ -5,7 +5,7 @@ compiled call, into arrays the caller allocated once.
 
 Each kernel is written once for both games (``_batch_step``...), taking a game's pieces as
 arguments: the rules' ``is_legal``, ``legal_mask`` and ``apply``, and the deal, outcome,
-encoder and greedy scores below. As :func:`splendor.core.random_playout_of`, they are inlined
+encoder and greedy scores below. As :func:`splendor.rule_pieces.random_playout_of`, they are inlined
 (numba IR) into each game's cached entry points (``classic_batch_step``...), where the pieces
 become plain calls; :data:`CLASSIC` and :data:`DUEL` list those entry points.
 
@@ -35,17 +35,11 @@ from ..bots.greedy_duel_compiled import duel_greedy_scores
 from ..bots.playout import best_scored
 from ..classic import NUM_ACTIONS as CLASSIC_ACTIONS
 from ..classic import rules as crules
-from ..core import (
-    ENGINE_SOURCES,
-    random_legal_id,
-    refresh_numba_cache,
-    rng_below,
-    rng_next,
-    state_record,
-)
 from ..duel import NUM_ACTIONS as DUEL_ACTIONS
 from ..duel import rules as drules
 from ..encoding import encode_classic, encode_duel
+from ..jit import ENGINE_SOURCES, refresh_numba_cache, state_record
+from ..rng import random_legal_id, rng_below, rng_next
 
 _SRC = Path(__file__).resolve().parent.parent
 refresh_numba_cache(

@@ -30,7 +30,7 @@ import gymnasium
 import numpy as np
 
 from ..bots import make_bot, parse_bot_spec
-from ..core import MAX_SEED, check_seed
+from ..seeds import MAX_SEED, check_seed
 from . import encoding
 from .common import (
     check_action,

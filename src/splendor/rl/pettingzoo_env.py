@@ -40,7 +40,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..core import MAX_SEED, check_seed
+from ..seeds import MAX_SEED, check_seed
 from . import encoding
 from .common import (
     agent_name,

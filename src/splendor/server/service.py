@@ -64,11 +64,11 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from types import ModuleType
 from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy.exc import IntegrityError
 
+from ..descriptor import Game
 from ..game import get_game
 from ..i18n import DEFAULT_LANGUAGE
 from ..record import GameRecord, forfeit_result, result_of
@@ -194,7 +194,7 @@ def _idempotency(
     )
 
 
-def game_module(game: Any) -> ModuleType:
+def game_module(game: Any) -> Game:
     """The engine of the game a request names (``"splendor"`` or ``"duel"``, or another
     name the registry knows: :func:`splendor.game.get_game`).
 

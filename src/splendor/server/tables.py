@@ -31,12 +31,12 @@ import hashlib
 import json
 import secrets
 from collections.abc import Callable, Sequence
-from types import ModuleType
 from typing import Any
 
 from sqlalchemy import and_, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from ..descriptor import Game
 from . import bots as server_bots
 from .accounts import Player
 from .errors import N_, BadRequest, Conflict, Forbidden, NotFound
@@ -111,7 +111,7 @@ def check_clock(clock: Any, min_seconds: int = MIN_CLOCK) -> dict[str, Any] | No
     raise BadRequest('clock "kind" must be "realtime" or "turn"')
 
 
-def _game_and_size(body: dict[str, Any]) -> tuple[ModuleType, int]:
+def _game_and_size(body: dict[str, Any]) -> tuple[Game, int]:
     """The game module and number of seats a request names (``"game"``, ``"num_players"``,
     default the game's smallest).
 

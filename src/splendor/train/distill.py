@@ -70,10 +70,11 @@ from ..bots import search as _search
 from ..bots.net_bot import NetBot
 from ..bots.network import PolicyValueNet
 from ..classic import rules as classic_rules
-from ..core import ENGINE_SOURCES, refresh_numba_cache, seed_rng
 from ..duel import rules as duel_rules
 from ..encoding import observation_size, seat_tensor
 from ..game import get_game
+from ..jit import ENGINE_SOURCES, refresh_numba_cache
+from ..rng import seed_rng
 from .runs import claim_folder, config_from_json
 from .selfplay import FIELDS, Examples, outcome_of, seat_relative
 

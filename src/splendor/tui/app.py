@@ -40,7 +40,7 @@ from rich.text import Text
 
 from ..bots import BOT_NAMES, make_bot, parse_bot_spec, warm_up_spec
 from ..bots.external import ExternalBot
-from ..game import games, get_game, seats_summary
+from ..game import game_names, get_game, seats_summary
 from ..i18n import DEFAULT_LANGUAGE, Messages
 from ..match import AgentError, play_game
 from ..record import GameRecord, RecordError
@@ -89,7 +89,7 @@ def game_ui(game: str, language: str = DEFAULT_LANGUAGE) -> GameUI:
                 "--game: unknown game {game}; known games: {known} (classic is another name "
                 "of splendor)",
                 game=repr(str(game).strip().lower()[:40]),
-                known=", ".join(sorted(games())),
+                known=", ".join(sorted(game_names())),
             )
         ) from None
     return ui_for(module, language)

@@ -25,6 +25,7 @@ from rich.text import Text
 
 from .. import classic, duel
 from ..classic import explain
+from ..descriptor import Game
 from ..duel import explain as explain_duel
 from ..effects import Effect
 from ..game import get_game
@@ -564,7 +565,7 @@ GAME_UIS: dict[str, GameUI] = {CLASSIC.name: CLASSIC, DUEL.name: DUEL}
 :meth:`GameUI.in_language`)."""
 
 
-def ui_for(game: str | ModuleType | Any, language: str = DEFAULT_LANGUAGE) -> GameUI:
+def ui_for(game: str | Game | Any, language: str = DEFAULT_LANGUAGE) -> GameUI:
     """The :class:`GameUI` of a game name (aliases accepted, see
     :func:`splendor.game.get_game`), a game module, or an observation of a game, speaking
     ``language``.
@@ -575,7 +576,7 @@ def ui_for(game: str | ModuleType | Any, language: str = DEFAULT_LANGUAGE) -> Ga
     """
     if isinstance(game, str):
         module = get_game(game)
-    elif isinstance(game, ModuleType):
+    elif isinstance(game, Game):
         module = game
     else:
         for candidate in GAME_UIS.values():

@@ -19,8 +19,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..core import HiddenCard
 from ..i18n import DEFAULT_LANGUAGE, Messages
+from ..views import HiddenCard
 from . import words
 from .words import tui_messages
 
