@@ -31,11 +31,11 @@ def positions(game: str, games: int = 20) -> list[Any]:
     """Copies of every position met in ``games`` random games (seeds 0..games-1)."""
     import random
 
-    from splendor import classic, duel
+    from splendor.game import get_game
 
     out = []
     for seed in range(games):
-        st = classic.new_game(2, seed) if game == "classic" else duel.new_game(2, seed)
+        st = get_game(game).new_game(2, seed)
         rnd = random.Random(seed)
         while not st.is_terminal:
             out.append(st.copy())

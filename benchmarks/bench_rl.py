@@ -39,14 +39,24 @@ from collections.abc import Callable
 
 import numpy as np
 
+
+def _label(game: str) -> str:
+    """The row's game: ``"classic-2p"`` for a game of several player counts (2 here), the
+    package's name (``"duel"``) for a game of one."""
+    from splendor.game import get_game
+
+    g = get_game(game)
+    return g.package if g.min_players == g.max_players else f"{g.package}-2p"
+
+
 Bench = Callable[[str, float, int], tuple[int, int, float]]
 """``fn(game, seconds, seed) -> (steps, decisions, elapsed_seconds)``."""
 
 
 def _new(game: str, seed: int):
-    from splendor import classic, duel
+    from splendor.game import get_game
 
-    return classic.new_game(2, seed) if game == "classic" else duel.new_game(2, seed)
+    return get_game(game).new_game(2, seed)
 
 
 def _engine(game: str, seconds: float, seed: int, tensor: bool) -> tuple[int, int, float]:
@@ -89,9 +99,9 @@ def bench_engine_tensor(game: str, seconds: float, seed: int) -> tuple[int, int,
 
 def bench_pettingzoo(game: str, seconds: float, seed: int) -> tuple[int, int, float]:
     """The AEC loop: ``last()`` (observation of the agent to act) then ``step``."""
-    from splendor.rl import splendor_duel_v0, splendor_v0
+    from splendor.rl.pettingzoo_env import SplendorAECEnv, make_env
 
-    env = splendor_v0.env(num_players=2) if game == "classic" else splendor_duel_v0.env()
+    env = make_env(SplendorAECEnv, game=game, num_players=2)
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     steps = 0
@@ -127,7 +137,9 @@ def bench_gymnasium(game: str, seconds: float, seed: int) -> tuple[int, int, flo
             CountingBot.calls += 1
             return super().choose(observation, legal_actions)
 
-    env_id = "splendor/Splendor-v0" if game == "classic" else "splendor/SplendorDuel-v0"
+    from splendor.rl import GYM_IDS
+
+    env_id = next(k for k, v in GYM_IDS.items() if v == game)
     env = gymnasium.make(env_id, opponent=CountingBot(seed))
     rng = np.random.default_rng(seed)
     obs, _ = env.reset(seed=seed)
@@ -153,12 +165,14 @@ def _openspiel(game: str, seconds: float, seed: int, tensor: bool) -> tuple[int,
     observation tensor before each; the deal (chance node) is not counted."""
     import pyspiel
 
-    from splendor.rl import openspiel_game  # registers the games with pyspiel
+    from splendor.game import get_game
 
-    if game == "classic":
-        g = pyspiel.load_game(openspiel_game.CLASSIC_GAME_NAME, {"players": 2})
-    else:  # no turn cap, as duel.new_game in the engine rows
-        g = pyspiel.load_game(openspiel_game.DUEL_GAME_NAME, {"turn_cap": 0})
+    descriptor = get_game(game)
+    params = {"players": 2} if descriptor.min_players != descriptor.max_players else {}
+    if descriptor.turn_option is not None:  # no turn cap, as new_game in the engine rows
+        params[descriptor.turn_option] = 0
+    side = descriptor.part("openspiel")  # imports splendor.rl.openspiel_game: registers
+    g = pyspiel.load_game(side.short_name, params)
     deals = g.max_chance_outcomes()  # deal d = engine seed d (game parameter seed=0)
     rng = np.random.default_rng(seed)
 
@@ -223,7 +237,7 @@ def run(seconds: float, games: list[str], benchmarks: list[tuple[str, Bench]]) -
             rows.append(
                 {
                     "interface": name,
-                    "game": "classic-2p" if game == "classic" else "duel",
+                    "game": _label(game),
                     "steps": steps,
                     "seconds": round(elapsed, 3),
                     "steps_per_s": round(steps / elapsed, 1),

@@ -69,6 +69,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
+from splendor.game import get_game
+
 STALL_S = 20.0
 """A seat that hears nothing for this long before the deadline reports its game as hung (a
 move that never reached it) and leaves it."""
@@ -163,7 +165,8 @@ async def game_slot(
     while time.monotonic() < deadline and (
         stats.target is None or stats.games_started < stats.target
     ):
-        options = {"turn_cap": turn_cap} if game == "duel" else {}
+        turn = get_game(game).turn_option
+        options = {turn: turn_cap} if turn else {}
         r = await http.post(
             f"{base}/api/games",
             json={

@@ -80,7 +80,7 @@ async def finished(args: argparse.Namespace, db: Path) -> dict[str, Any]:
     pool = ThreadPoolExecutor(1)
     service = GameService(storage, Hub(), BotPools(pool), lifecycle)
     await service.start()
-    options = {"turn_cap": args.turn_cap} if args.game == "duel" and args.turn_cap else {}
+    options = _options(args)
     rng = random.Random(args.seed)
     checkpoints = sorted({min(c, args.games) for c in args.checkpoints} | {args.games})
     gc.collect()
@@ -133,11 +133,17 @@ async def finished(args: argparse.Namespace, db: Path) -> dict[str, Any]:
     return report
 
 
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """The game's turn cap (D25) when it has one and ``--turn-cap`` is set, else none."""
+    turn = get_game(args.game).turn_option
+    return {turn: args.turn_cap} if turn and args.turn_cap else {}
+
+
 async def startup(args: argparse.Namespace, db: Path) -> dict[str, Any]:
     storage = Storage(f"sqlite:///{db}")
     storage.migrate()
     module = get_game(args.game)
-    options = {"turn_cap": args.turn_cap} if args.game == "duel" and args.turn_cap else {}
+    options = _options(args)
     rng = random.Random(args.seed)
     t0 = time.perf_counter()
     batch: list[MoveToStore] = []
@@ -146,7 +152,7 @@ async def startup(args: argparse.Namespace, db: Path) -> dict[str, Any]:
         seed = rng.randrange(2**63)
         state = module.new_game(2, seed, **options)
         seats = [SeatInfo(i, "human", f"P{i}", None, hash_token(f"{gid}-{i}")) for i in range(2)]
-        storage.create_game(gid, module.GAME_NAME, 2, seed, options, seats, state.current_player)
+        storage.create_game(gid, module.name, 2, seed, options, seats, state.current_player)
         for idx in range(args.moves):
             if state.is_terminal:
                 break

@@ -21,7 +21,10 @@ stdin, a query, and we write exactly one line back on stdout, flushed at once:
 
 When an action cannot be applied (illegal or unreadable), or the position cannot be read,
 answer {"request": 3, "error": "why", "action": INDEX} (INDEX of the refused action, or
-null for the position). stdout is only for answers; logs go to stderr. When stdin closes,
+null for the position). An engine that does not model what a query asks (a rule it leaves
+out, a modelling choice such as an observation in the middle of a payment) answers
+{"request": 3, "unsupported": "why"}: counted apart, neither a pass nor a failure. stdout is
+only for answers; logs go to stderr. When stdin closes,
 exit. To wrap another engine, keep main() and rewrite answer().
 """
 
@@ -31,20 +34,19 @@ import json
 import sys
 from typing import Any
 
-from splendor import classic, duel
-
-GAMES = {"splendor": classic, "duel": duel}
+from splendor import get_game
 
 
 def answer(query: dict[str, Any]) -> dict[str, Any]:
     """The answer to one query (a dict read from one line)."""
     out: dict[str, Any] = {"request": query.get("request")}
-    game = GAMES.get(query.get("game", ""))
-    if game is None:
+    try:
+        game = get_game(str(query.get("game", "")))
+    except ValueError:
         return {**out, "error": f"unknown game {query.get('game')!r}", "action": None}
     try:
         if "position" in query:
-            state = game.State.from_text(query["position"])
+            state = game.state_type.from_text(query["position"])
         else:
             spec = query.get("new_game", {})
             state = game.new_game(spec.get("players", 2), spec.get("seed"))

@@ -495,3 +495,119 @@ def test_replay_prints_names_as_they_are(tmp_path):
     done = _run("replay", str(path))
     assert done.exit_code == 0, done.output
     assert "[/]bob :smile:" in done.stdout and "[bold]ann[/]" in done.stdout
+
+
+# ----------------------------------------------------------- optional parts: the extras (issue 31)
+
+CORE_MODULES = [
+    "splendor.cli",
+    "splendor.tui.app",
+    "splendor.record",
+    "splendor.match",
+    "splendor.arena",
+    "splendor.arena.report",
+    "splendor.analysis",
+    "splendor.analysis.report",
+    "splendor.analysis.chart",
+    "splendor.bench",
+    "splendor.conformance",
+    "splendor.bots",
+]
+"""What play, replay, arena, analyse, bench, position and conformance import."""
+
+
+def _without(monkeypatch, *modules: str) -> None:
+    """Make ``modules`` look uninstalled: ``import`` of each raises ModuleNotFoundError."""
+    for name in modules:
+        monkeypatch.setitem(sys.modules, name, None)
+
+
+def test_the_core_commands_import_no_extra():
+    """Every module of the commands that need no extra imports with all the extras'
+    modules missing (a subprocess: this one has them loaded already)."""
+    from splendor.cli.extras import EXTRAS
+
+    heavy = sorted({m for modules in EXTRAS.values() for m in modules})
+    code = (
+        "import sys, importlib\n"
+        f"for m in {heavy!r}: sys.modules[m] = None\n"
+        f"for m in {CORE_MODULES!r}: importlib.import_module(m)\n"
+        "from typer.testing import CliRunner\n"
+        "from splendor.cli import app\n"
+        "r = CliRunner().invoke(app, ['position', '--new', '--game', 'duel', '--seed', '1'])\n"
+        "assert r.exit_code == 0 and r.stdout.startswith('duel '), r.output\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=ENV
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]
+
+
+@pytest.mark.parametrize(
+    "missing, args, message",
+    [
+        (
+            ("fastapi",),
+            ["serve"],
+            "error: splendor serve needs the web extra: pip install 'splendor[web]'",
+        ),
+        (
+            ("sqlalchemy",),
+            ["serve", "--port", "8123"],
+            "error: splendor serve needs the web extra: pip install 'splendor[web]'",
+        ),
+        (
+            ("torch",),
+            ["train", "--out", "{tmp}/run"],
+            "error: splendor train needs the train extra: pip install 'splendor[train]'",
+        ),
+        (
+            ("torch",),
+            ["distill", "--out", "{tmp}/run"],
+            "error: splendor distill needs the train extra: pip install 'splendor[train]'",
+        ),
+        (
+            ("matplotlib",),
+            ["analyse", "--plot", "{tmp}/chart.png", "{tmp}/none.json"],
+            "error: splendor analyse --plot needs the analysis extra: "
+            "pip install 'splendor[analysis]'",
+        ),
+    ],
+    ids=["serve-fastapi", "serve-sqlalchemy", "train", "distill", "analyse-plot"],
+)
+def test_a_missing_extra_is_named_in_one_line(monkeypatch, tmp_path, missing, args, message):
+    _without(monkeypatch, *missing)
+    done = _run(*[a.replace("{tmp}", str(tmp_path)) for a in args])
+    assert done.exit_code == 1, done.output
+    assert isinstance(done.exception, SystemExit)  # no Python error escaped
+    assert done.output.strip() == message
+    assert not (tmp_path / "run").exists() and not (tmp_path / "chart.png").exists()
+
+
+def test_require_lets_other_import_errors_through(monkeypatch):
+    import typer
+
+    from splendor.cli.extras import installed, require
+
+    _without(monkeypatch, "torch")
+    assert not installed("train") and installed("analysis")
+    with pytest.raises(ModuleNotFoundError, match="no_such_module"):
+        with require("analysis", "analyse"):
+            import no_such_module  # noqa: F401
+    with pytest.raises(typer.Exit) as stop:
+        with require("web", "serve"):
+            raise ModuleNotFoundError("No module named 'uvicorn.main'", name="uvicorn.main")
+    assert stop.value.exit_code == 1
+
+
+def test_the_arena_runs_without_matplotlib_and_skips_its_chart(monkeypatch, tmp_path):
+    _without(monkeypatch, "matplotlib")
+    out = tmp_path / "arena"
+    args = ["--bots", "random,greedy", "--games", "2", "--backend", "serial", "--out", str(out)]
+    done = _run("arena", *args, "--no-progress")
+    assert done.exit_code == 0, done.output
+    assert "plot: none (pip install 'splendor[analysis]' to draw it)" in " ".join(
+        done.stdout.split()
+    )
+    assert (out / "results.json").exists() and not (out / "ratings.png").exists()

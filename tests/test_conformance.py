@@ -24,6 +24,7 @@ from splendor.conformance import (
     LocalEngine,
     Query,
     check_case,
+    describe_failure,
     judge,
     load_cases,
     query_of,
@@ -343,8 +344,8 @@ def test_a_malformed_case_is_refused_with_its_id(case, message):
 def test_a_file_of_another_format_or_version_is_refused():
     with pytest.raises(CaseFormatError, match="not JSON"):
         read_file("{")
-    with pytest.raises(CaseFormatError, match="version 2, expected 1"):
-        read_file('{"format": "splendor-conformance", "version": 2}')
+    with pytest.raises(CaseFormatError, match="version 3, expected 1 or 2"):
+        read_file('{"format": "splendor-conformance", "version": 3}')
     with pytest.raises(CaseFormatError, match="two cases have the id"):
         one = {"id": "A", "rules": ["C1"], "description": "d", "position": "p", "legal": []}
         import json
@@ -371,3 +372,96 @@ def test_the_documented_counts_are_the_suite_s(cases):
     classic_n = sum(c.game == "splendor" for c in cases)
     assert f"In all, {classic_n} classic cases and {len(cases) - classic_n} Duel cases." in text
     assert f"conformance: {len(cases)} cases against this package's engine" in text
+
+
+# --------------------------------------------------------------------------- sources
+
+
+def test_every_case_says_whether_it_checks_the_rulebook_or_a_ruling(cases):
+    assert {c.source for c in cases} == {"rulebook", "ruling"}
+    by_id = {c.id: c.source for c in cases}
+    # the rulings of ../shared/rules (C13, C17, C18, D23-D25) and of C6 and C9
+    assert all(c.source == "ruling" for c in cases if set(c.rules) & {"C13", "C17", "D25"})
+    assert by_id["C6-01"] == by_id["C9-08"] == by_id["C16-04"] == "ruling"
+    assert by_id["C6-02"] == by_id["C9-01"] == by_id["D8-01"] == "rulebook"
+
+
+def test_a_version_1_file_is_still_read_and_its_cases_count_as_rulebook():
+    import json
+
+    one = {"id": "A", "rules": ["C1"], "description": "d", "position": "p", "legal": []}
+    v1 = {"format": "splendor-conformance", "version": 1, "game": "splendor", "cases": [one]}
+    (case,) = read_file(json.dumps(v1))
+    assert case.source == "rulebook"
+    v2 = {**v1, "version": 2}
+    with pytest.raises(CaseFormatError, match="'source' must be one of rulebook, ruling"):
+        read_file(json.dumps(v2))
+    (case,) = read_file(json.dumps({**v2, "cases": [{**one, "source": "ruling"}]}))
+    assert case.source == "ruling" and case.to_json()["source"] == "ruling"
+    with pytest.raises(CaseFormatError, match="'source' is a field of version 2"):
+        read_file(json.dumps({**v1, "cases": [{**one, "source": "ruling"}]}))
+
+
+def test_a_failure_names_the_source_of_its_case(cases):
+    case = next(c for c in cases if c.id == "C14-02")
+    text = describe_failure(check_case(case, WrongScores()))
+    assert text.startswith("FAIL C14-02 [C14, C15] (rulebook) ")
+
+
+# --------------------------------------------------------------------------- unsupported
+
+
+class NoMidPayment(LocalEngine):
+    """An engine that pays in one decision: it has no position in the middle of one."""
+
+    def query(self, q: Query) -> Answer:
+        if any(a.endswith(" choose") for a in q.actions):
+            return Answer(unsupported="my engine pays in one decision")
+        return super().query(q)
+
+
+def test_an_unsupported_answer_is_neither_a_pass_nor_a_failure(cases):
+    report = run_cases(cases, NoMidPayment())
+    unsupported = {r.case.id for r in report.unsupported}
+    assert "C16-04" in unsupported and "C9-07" in unsupported
+    assert report.failed == [] and report.passed == len(cases) - len(unsupported)
+    assert report.summary() == f"{report.passed} passed, 0 failed, {len(unsupported)} unsupported"
+    result = next(r for r in report.results if r.case.id == "C16-04")
+    assert not result.ok and result.status == "unsupported" and result.problems == []
+    assert describe_failure(result).splitlines() == [
+        "UNSUPPORTED C16-04 [C16, C9] (ruling) a blind-reserved card being paid for is "
+        "being bought: it is public",
+        "  my engine pays in one decision",
+    ]
+    lines = report.by_source().splitlines()
+    assert lines[0].startswith("rulebook: ") and lines[1].startswith("ruling: ")
+    assert f", {len(unsupported)} unsupported" in lines[1]
+
+
+UNSUPPORTING = """\
+    import json, sys
+    for line in sys.stdin:
+        q = json.loads(line)
+        print(json.dumps({"request": q["request"], "unsupported": "not modelled"}), flush=True)
+"""
+
+
+def test_an_adapter_may_answer_unsupported(tmp_path, cases):
+    path = script(tmp_path, "unsupporting.py", UNSUPPORTING)
+    case = next(c for c in cases if c.id == "C16-04")
+    with ExternalEngine(str(path)) as engine:
+        report = run_cases([case], engine)
+    assert report.error is None and report.failed == [] and report.passed == 0
+    assert [r.unsupported for r in report.unsupported] == ["not modelled"]
+    assert report.summary() == "0 passed, 0 failed, 1 unsupported"
+
+
+def test_facts_come_from_each_game_s_descriptor():
+    from splendor.conformance import FACTS
+    from splendor.conformance.runner import fact_table
+    from splendor.game import games
+
+    for game in games():
+        assert fact_table(game) is game.part("conformance_facts")
+        assert FACTS[game.name] == fact_table(game).names
+        assert fact_table(game).names[:3] == ("turn", "current", "phase")

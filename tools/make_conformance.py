@@ -31,6 +31,24 @@ OUT = ROOT / "src" / "splendor" / "conformance" / "cases"
 CASES: dict[str, list[Case]] = {"splendor": [], "duel": []}
 _COUNTERS: dict[str, int] = {}
 
+RULING_RULES = {"C13", "C17", "C18", "D23", "D24", "D25"}
+"""The rules that are the project's own rulings (``../shared/rules``, "Rulings")."""
+RULING_CASES = {
+    "C6-01", "C6-08",
+    "C9-04", "C9-05", "C9-06", "C9-07", "C9-08", "C9-09", "C9-10", "C9-11", "C9-12",
+    "C9-15", "C9-16", "C16-04",
+    "D10-05", "D10-06", "D10-07", "D10-09",
+}  # fmt: skip
+"""Cases of published rules whose expectation rests on a ruling: C6's (no short take while
+3 colours are left) and the payment rulings of C9 and D10 (the player chooses; the default
+payment; when a choice is offered)."""
+
+
+def source_of(cid: str, rules: list[str], description: str) -> str:
+    """``"ruling"`` when the case rests on one of the project's rulings, else ``"rulebook"``."""
+    ruling = RULING_RULES & set(rules) or cid in RULING_CASES or "ruling" in description
+    return "ruling" if ruling else "rulebook"
+
 
 def add(
     game: str,
@@ -67,6 +85,7 @@ def add(
             new_game=new_game,
             actions=acts,
             expect=expect,
+            source=source_of(cid, rules, description),
         )
     )
 

@@ -13,7 +13,7 @@ Reported per game and player count: games/s, turns/s (a turn is one seat's whole
 C6-C12; D6-D20, an ``again`` extra turn counting as a turn), decisions/s (every decision:
 main actions plus payment, return, noble, privilege, joker, token, steal and royal
 choices), mean turns per game, share of unfinished games (classic: stalled by C17, key
-``stalled_share``; Duel: stopped by the benchmark's turn cap of :data:`DUEL_TURN_CAP`, D25,
+``stalled_share``; Duel: stopped by the benchmark's turn cap of :data:`TURN_CAP`, D25,
 key ``capped_share``), and the cost of one legal-mask call in µs (compiled kernel alone, and
 through ``State.legal_mask()``). Everything runs on one core.
 
@@ -45,22 +45,28 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
-from . import classic, duel
 from .classic import rules as classic_rules
+from .classic.actions import NUM_ACTIONS as CLASSIC_ACTIONS
+from .descriptor import Game
 from .duel import rules as duel_rules
+from .duel.actions import NUM_ACTIONS as DUEL_ACTIONS
+from .game import games, get_game
 from .jit import ENGINE_SOURCES, refresh_numba_cache, state_record
 
 refresh_numba_cache(__file__, *ENGINE_SOURCES)
 
-GAMES = ("classic", "duel")
-"""Games the benchmark measures, in report order."""
-DUEL_TURN_CAP = 1000
-"""Turn cap (D25) of the Duel benchmark games, so that every random game ends."""
+GAMES = tuple(g.package for g in games())
+"""Games the benchmark measures, in report order (their package names, the report's keys)."""
+TURN_CAP = 1000
+"""Turn cap (D25) of the benchmark games of a game that has one (Duel), so that every
+random game ends."""
+DUEL_TURN_CAP = TURN_CAP
+"""Deprecated name of :data:`TURN_CAP`."""
 
 
 @njit(cache=True)
@@ -95,7 +101,7 @@ def _duel_games(
     """Play ``n_games`` random duel games in ``arr``; add decisions, turns and capped games
     (D25) to ``stats``. ``num_players`` is always 2 (same signature as the classic loop)."""
     for g in range(n_games):
-        duel_rules.setup(arr, first_seed + g, DUEL_TURN_CAP)
+        duel_rules.setup(arr, first_seed + g, TURN_CAP)
         stats[0] += duel_rules.random_playout(arr, rng, 1 << 30)
         s = state_record(arr)
         stats[1] += s.turn
@@ -106,7 +112,7 @@ def _duel_games(
 @njit(cache=True)
 def _classic_mask_loop(states: np.ndarray, reps: int) -> int:
     """Call ``legal_mask`` ``reps`` times over every sampled state; return a checksum."""
-    mask = np.zeros(classic.NUM_ACTIONS, dtype=np.bool_)
+    mask = np.zeros(CLASSIC_ACTIONS, dtype=np.bool_)
     total = 0
     for _ in range(reps):
         for i in range(states.shape[0]):
@@ -117,7 +123,7 @@ def _classic_mask_loop(states: np.ndarray, reps: int) -> int:
 @njit(cache=True)
 def _duel_mask_loop(states: np.ndarray, reps: int) -> int:
     """Call ``legal_mask`` ``reps`` times over every sampled state; return a checksum."""
-    mask = np.zeros(duel.NUM_ACTIONS, dtype=np.bool_)
+    mask = np.zeros(DUEL_ACTIONS, dtype=np.bool_)
     total = 0
     for _ in range(reps):
         for i in range(states.shape[0]):
@@ -125,37 +131,57 @@ def _duel_mask_loop(states: np.ndarray, reps: int) -> int:
     return total
 
 
-class _Game:
-    """What the benchmark needs of one game."""
+class BenchSide(NamedTuple):
+    """What the benchmark needs of one game besides its descriptor: the game's ``"bench"``
+    part (:data:`CLASSIC_BENCH`, :data:`DUEL_BENCH`).
 
-    def __init__(self, name: str) -> None:
-        self.name = name
-        if name == "classic":
-            self.module: Any = classic
-            self.rules: Any = classic_rules
-            self.games_loop: Any = _classic_games
-            self.mask_loop: Any = _classic_mask_loop
-            self.unfinished_key = "stalled_share"
-            self.unfinished_reason = "stall"
-            self.options: dict[str, Any] = {}
-        elif name == "duel":
-            self.module = duel
-            self.rules = duel_rules
-            self.games_loop = _duel_games
-            self.mask_loop = _duel_mask_loop
-            self.unfinished_key = "capped_share"
-            self.unfinished_reason = "turn cap"
-            self.options = {"turn_cap": DUEL_TURN_CAP}
-        else:
-            raise ValueError(f"unknown game {name!r}; the benchmark knows {', '.join(GAMES)}")
+    Attributes:
+        games_loop: ``games_loop(arr, num_players, first_seed, n_games, rng, stats)``,
+            compiled: deals and plays ``n_games`` random games, adding decisions, turns and
+            unfinished games to ``stats``.
+        mask_loop: ``mask_loop(states, reps) -> checksum``, compiled: ``legal_mask`` over
+            every state, ``reps`` times.
+        unfinished_key: the report's key of the share of unfinished games.
+        unfinished_reason: the ``end_reason`` of an unfinished game.
+    """
+
+    games_loop: Any
+    mask_loop: Any
+    unfinished_key: str
+    unfinished_reason: str
+
+
+CLASSIC_BENCH = BenchSide(_classic_games, _classic_mask_loop, "stalled_share", "stall")
+"""Classic Splendor's ``"bench"`` part (games stalled by C17 are unfinished)."""
+DUEL_BENCH = BenchSide(_duel_games, _duel_mask_loop, "capped_share", "turn cap")
+"""Splendor Duel's ``"bench"`` part (games stopped by :data:`TURN_CAP` are unfinished)."""
+
+
+class _Game:
+    """What the benchmark needs of one game: its descriptor and its ``"bench"`` part.
+
+    Raises:
+        ValueError: an unknown game.
+    """
+
+    def __init__(self, name: str | Game) -> None:
+        self.game = get_game(name)
+        self.name = self.game.package
+        side: BenchSide = self.game.part("bench")
+        self.games_loop = side.games_loop
+        self.mask_loop = side.mask_loop
+        self.unfinished_key = side.unfinished_key
+        self.unfinished_reason = side.unfinished_reason
+        option = self.game.turn_option
+        self.options: dict[str, Any] = {} if option is None else {option: TURN_CAP}
 
     def new_game(self, num_players: int, seed: int) -> Any:
-        return self.module.new_game(num_players, seed, **self.options)
+        return self.game.new_game(num_players, seed, **self.options)
 
 
 def _sample_states(game: _Game, num_players: int, count: int, seed: int) -> np.ndarray:
     """Positions met in random games (all phases), for timing legal-mask calls."""
-    out = np.zeros(count, dtype=game.module.STATE_DTYPE)
+    out = np.zeros(count, dtype=game.game.state_dtype)
     rng = np.ones(1, dtype=np.uint64) * np.uint64(seed + 1)
     pyrng = random.Random(seed)
     k = 0
@@ -167,14 +193,14 @@ def _sample_states(game: _Game, num_players: int, count: int, seed: int) -> np.n
             if pyrng.random() < 0.2:
                 out[k] = st._a[0]
                 k += 1
-            game.rules.random_playout(st._a, rng, 1)
+            game.game.kernels.random_playout(st._a, rng, 1)
     return out
 
 
 def bench_compiled(num_players: int, seconds: float, game: str = "classic") -> dict[str, float]:
     """Compiled random playouts of ``game`` for ``seconds``; returns the figures."""
     g = _Game(game)
-    arr = np.zeros(1, dtype=g.module.STATE_DTYPE)
+    arr = np.zeros(1, dtype=g.game.state_dtype)
     rng = np.array([12345], dtype=np.uint64)
     stats = np.zeros(3, dtype=np.int64)
     g.games_loop(arr, num_players, 0, 2, rng, stats)  # compile / load cache
@@ -226,7 +252,7 @@ def bench_legal_mask(num_players: int, seconds: float, game: str = "classic") ->
             break
         reps *= 2
     kernel_us = el / (reps * len(states)) * 1e6
-    views = [g.module.State(states[i : i + 1].copy()) for i in range(len(states))]
+    views = [g.game.state_type(states[i : i + 1].copy()) for i in range(len(states))]
     calls = 0
     t0 = time.process_time()
     while time.process_time() - t0 < seconds / 2:
@@ -289,7 +315,7 @@ def _bench_net_search(
     from .bots.nets import shipped_path
     from .bots.network import PolicyValueNet
 
-    game = "duel" if g.name == "duel" else "classic"
+    game = g.name
     plain = PolicyValueNet.initial(game, num_players, (256, 128), 0)
     reach = PolicyValueNet.initial(game, num_players, (256, 128), 0, features=True)
     settings: list[tuple[str, PolicyValueNet, float | None]] = [
@@ -359,23 +385,37 @@ def _figures(
     }
 
 
+def _player_counts(game: Game, player_counts: list[int] | None) -> list[int]:
+    """The player counts to measure ``game`` with: ``player_counts`` (default: all of them)
+    for a game with several, its only one otherwise.
+
+    Raises:
+        ValueError: a count the game does not allow.
+    """
+    allowed = game.player_counts
+    if len(allowed) == 1:
+        return list(allowed)
+    counts = list(player_counts or allowed)
+    for n in counts:
+        if n not in allowed:
+            words = ", ".join(map(str, allowed[:-1])) + f" or {allowed[-1]}"
+            raise ValueError(f"{game.title} player counts are {words}, got {n}")
+    return counts
+
+
 def run(
     seconds: float = 3.0, player_counts: list[int] | None = None, games: list[str] | None = None
 ) -> dict[str, Any]:
     """All figures as a JSON-able dict (see the module docstring): ``{"classic": {"2":
-    {...}, ...}, "duel": {"2": {...}}}`` plus the machine's description. ``player_counts``
-    applies to the classic game (Duel is always 2 players).
+    {...}, ...}, "duel": {"2": {...}}}`` (keyed by the games' package names) plus the
+    machine's description. ``player_counts`` applies to the games with several (classic;
+    Duel is always 2 players).
 
     Raises:
-        ValueError: an unknown game or a classic player count outside 2-4.
+        ValueError: an unknown game or a player count outside a chosen game's range.
     """
-    counts = player_counts or [2, 3, 4]
-    chosen = games or list(GAMES)
-    for name in chosen:
-        _Game(name)
-    for n in counts:
-        if n not in (2, 3, 4):
-            raise ValueError(f"classic player counts are 2, 3 or 4, got {n}")
+    chosen = [_Game(name) for name in (games or list(GAMES))]
+    counts = {g.name: _player_counts(g.game, player_counts) for g in chosen}
     try:  # one core, as the targets are stated
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     except (AttributeError, OSError):
@@ -390,9 +430,10 @@ def run(
         "cpu_count": os.cpu_count(),
         "seconds_per_measurement": seconds,
     }
-    for name in chosen:
+    for g in chosen:
+        name = g.name
         out[name] = {}
-        for n in counts if name == "classic" else [2]:
+        for n in counts[name]:
             out[name][str(n)] = {
                 "compiled": bench_compiled(n, seconds, name),
                 "python_api": bench_python_api(n, seconds, name),

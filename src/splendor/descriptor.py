@@ -158,6 +158,8 @@ class Game:
         parts: the per-game parts in upper layers, by role, as ``"module:attribute"``;
             see :meth:`part`.
         turn_option: the name of the option that caps a game's length in turns, or None.
+        tiles_name: the plural noun of :attr:`tiles` in data sent to programs
+            (``"nobles"``, ``"royals"``: the bot protocol's tables).
     """
 
     name: str
@@ -171,10 +173,10 @@ class Game:
     num_actions: int
     state_dtype: np.dtype
     module: ModuleType
-    state_type: type
-    observation_type: type
-    action_type: type
-    card_type: type
+    state_type: type[Any]
+    observation_type: type[Any]
+    action_type: type[Any]
+    card_type: type[Any]
     new_game: Callable[..., Any]
     determinize: Callable[..., Any]
     replay: Callable[..., Any]
@@ -192,6 +194,7 @@ class Game:
     kernels: Kernels
     parts: Mapping[str, str] = field(default_factory=dict)
     turn_option: str | None = None
+    tiles_name: str = "tiles"
 
     def __str__(self) -> str:
         return self.name
@@ -287,13 +290,6 @@ class Game:
         """
         n = self.default_players if num_players is None else self.check_players(num_players)
         return self.new_game(n, seed, **self.check_options(options))
-
-    def __getattr__(self, attribute: str) -> Any:
-        # TRANSITION (issue 31): the engine module's own names (``GAME_NAME``, ``Action``)
-        # while the layers above move to the descriptor's; removed when none is left.
-        if attribute.startswith("__"):
-            raise AttributeError(attribute)
-        return getattr(object.__getattribute__(self, "module"), attribute)
 
     # ------------------------------------------------------------------ parts above
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from .bots.base import BotError
-from .game import check_player_count, get_game
+from .game import get_game
 from .record import GameRecord, forfeit_result
 
 
@@ -68,12 +68,12 @@ def play_game(
             unless its seat forfeits instead.
         Exception: whatever an agent's ``choose`` raised, unless its seat forfeits instead.
     """
-    module = get_game(game)
-    check_player_count(module, len(agents))
+    found = get_game(game)
+    found.check_players(len(agents))
     labels = list(names) if names is not None else [getattr(a, "name", "agent") for a in agents]
     if record is None:
         record = GameRecord(
-            game=module.GAME_NAME,
+            game=found.name,
             num_players=len(agents),
             players=labels,
             seed=seed,
@@ -87,7 +87,7 @@ def play_game(
         legal = state.legal_actions()
         try:
             choice = agents[seat].choose(obs, legal)
-            action = _as_legal(module, choice, legal, seat)
+            action = _as_legal(found.action_type, choice, legal, seat)
         except Exception as e:
             if not _forfeits(forfeit_on_error, seat):
                 raise
@@ -119,15 +119,15 @@ def _forfeits(forfeit_on_error: bool | Collection[int], seat: int) -> bool:
     return seat in forfeit_on_error
 
 
-def _as_legal(module: Any, choice: Any, legal: Sequence[Any], seat: int) -> Any:
+def _as_legal(action_type: Any, choice: Any, legal: Sequence[Any], seat: int) -> Any:
     try:
         action = (
             choice
-            if isinstance(choice, module.Action)
+            if isinstance(choice, action_type)
             else (
-                module.Action.from_id(choice)
+                action_type.from_id(choice)
                 if isinstance(choice, int)
-                else module.Action.parse(choice)
+                else action_type.parse(choice)
             )
         )
     except (ValueError, TypeError, AttributeError) as e:

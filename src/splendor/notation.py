@@ -8,7 +8,8 @@ are written as counts before colour letters (``2W1U1*``). The grammar of each ga
 fields and its examples are in ``docs/notation.md``; :mod:`splendor.classic.notation` and
 :mod:`splendor.duel.notation` build on the helpers here.
 
-Every reading helper raises :class:`NotationError` (a ``ValueError``) whose message names
+Every reading helper raises :class:`NotationError` (a
+:class:`~splendor.errors.PositionError`, so a ``ValueError``) whose message names
 the field, quotes what was read and says what is allowed, and nothing else on bad text;
 :func:`check_unseen` judges a position, and raises the gate's ``corrupt position`` error.
 
@@ -29,6 +30,7 @@ from typing import TypedDict, TypeVar
 
 import numpy as np
 
+from .errors import PositionError
 from .rng import seed_rng
 
 T = TypeVar("T")
@@ -44,10 +46,11 @@ DEFAULT_SEED = 0
 """The seed of what a builder deals by default, and of an observation's trial deal."""
 
 
-class NotationError(ValueError):
+class NotationError(PositionError):
     """A position text that cannot be read: the message names the field, quotes the bad
     part and says what is allowed. A position that reads well but is impossible raises a
-    plain ``ValueError`` from the game's position gate instead (``corrupt position: …``)."""
+    plain :class:`~splendor.errors.PositionError` from the game's position gate instead
+    (``corrupt position: …``)."""
 
 
 def fail(field: str, message: str) -> NotationError:
@@ -561,14 +564,14 @@ def check_unseen(
         rule: the rule that places every card somewhere (``"C2"`` or ``"D3"``).
 
     Raises:
-        ValueError: ``corrupt position: deck_sizes: …``, naming the level.
+        PositionError: ``corrupt position: deck_sizes: …``, naming the level.
     """
     hidden = (reserved < 0) & (reserved_level > 0)
     for lvl in range(len(deck_len)):
         unseen = int((~seen & (card_level == lvl)).sum())
         places = int(deck_len[lvl]) + int((hidden & (reserved_level == lvl + 1)).sum())
         if unseen != places:
-            raise ValueError(
+            raise PositionError(
                 f"corrupt position: deck_sizes: {unseen} level-{lvl + 1} cards are out of "
                 f"sight, but the level-{lvl + 1} deck and hidden reserves hold {places} ({rule})"
             )
@@ -812,7 +815,7 @@ def read_position(
     Raises:
         NotationError: text that cannot be read, the other kind of position, or an
             observation that shows what its seat cannot see.
-        ValueError: an impossible position (``corrupt position: …``).
+        PositionError: an impossible position (``corrupt position: …``).
     """
     fields = split_fields(text, game.names, game.keys, game.label)[1]
     if not observation and "observer" in fields:
@@ -910,10 +913,10 @@ def check_seed(seed: object) -> None:
     """Refuse a builder's seed that is not an integer ``0 <= seed < 2**63``.
 
     Raises:
-        ValueError: any other seed.
+        PositionError: any other seed (the message quotes it).
     """
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-        raise ValueError(f"seed must be an integer 0 <= seed < 2**63, got {seed!r}")
+        raise PositionError(f"seed must be an integer 0 <= seed < 2**63, got {seed!r}")
 
 
 def phase_of(game: GameNotation, phase: object, aliases: Mapping[str, int] | None = None) -> int:
@@ -1203,11 +1206,11 @@ def gate(game: GameNotation, arr: np.ndarray) -> np.ndarray:
         ``arr``, when it is sound.
 
     Raises:
-        ValueError: ``corrupt position: `` and every problem, naming the field and rule.
+        PositionError: ``corrupt position: `` and every problem, naming the field and rule.
     """
     problems = game.problems(arr)
     if problems:
-        raise ValueError("corrupt position: " + "; ".join(problems))
+        raise PositionError("corrupt position: " + "; ".join(problems))
     return arr
 
 
@@ -1221,7 +1224,7 @@ def gate_observation(game: GameNotation, arr: np.ndarray) -> np.ndarray:
         ``arr``, when it is sound.
 
     Raises:
-        ValueError: ``corrupt position: …``.
+        PositionError: ``corrupt position: …``.
     """
     s = arr[0]
     seen = np.zeros(game.num_cards, dtype=np.bool_)
@@ -1235,7 +1238,7 @@ def gate_observation(game: GameNotation, arr: np.ndarray) -> np.ndarray:
     r = np.zeros(1, dtype=np.uint64)
     seed_rng(r, DEFAULT_SEED)
     if game.determinize_into(arr, full, r) < 0:  # pragma: no cover - counted just above
-        raise ValueError(f"corrupt position: the hidden cards do not match the decks ({rule})")
+        raise PositionError(f"corrupt position: the hidden cards do not match the decks ({rule})")
     gate(game, full)
     return arr
 

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from .errors import PositionError
+
 
 def array_to_dict(a: np.ndarray, fmt: str, version: int) -> dict[str, Any]:
     """Serialize a state array (shape (1,), a record dtype) to a JSON-able dict: one key
@@ -30,22 +32,24 @@ def array_from_dict(
     """Parse :func:`array_to_dict` output back into a state array of ``dtype``.
 
     Raises:
-        ValueError: not a dict, wrong format/version, missing or malformed field (the
+        PositionError: not a dict, wrong format/version, missing or malformed field (the
             message names the field).
     """
     if not isinstance(data, dict):
-        raise ValueError("a position must be a JSON object")
+        raise PositionError(f"a position must be a JSON object, got {type(data).__name__}")
     if data.get("format") != fmt:
-        raise ValueError(f"not a {game_label} position: format must be {fmt!r}")
+        raise PositionError(
+            f"not a {game_label} position: format must be {fmt!r}, got {data.get('format')!r}"
+        )
     if data.get("version") != version:
-        raise ValueError(
+        raise PositionError(
             f"unsupported position version {data.get('version')!r}; this build reads {version}"
         )
     a = np.zeros(1, dtype=dtype)
     s = a[0]
     for name in dtype.names or ():
         if name not in data:
-            raise ValueError(f"position is missing field {name!r}")
+            raise PositionError(f"position is missing field {name!r}")
         shape = dtype[name].shape
         try:
             if name == "rng":
@@ -53,12 +57,14 @@ def array_from_dict(
             else:
                 value = np.array(data[name], dtype=np.int64)
         except (TypeError, ValueError, OverflowError):
-            raise ValueError(f"position field {name!r} must hold integers") from None
+            raise PositionError(f"position field {name!r} must hold integers") from None
         if value.shape != shape:
-            raise ValueError(f"position field {name!r} must have shape {shape}, got {value.shape}")
+            raise PositionError(
+                f"position field {name!r} must have shape {shape}, got {value.shape}"
+            )
         info = np.iinfo(dtype[name].base)
         if value.size and (value.min() < info.min or value.max() > info.max):
-            raise ValueError(f"position field {name!r} is out of range")
+            raise PositionError(f"position field {name!r} is out of range")
         s[name] = value
     return a
 
@@ -91,13 +97,13 @@ def check_integer_fields(
     hold decimal digit strings (how :func:`array_to_dict` writes the uint64 generator).
 
     Raises:
-        ValueError: names the first field holding something else, and the value.
+        PositionError: names the first field holding something else, and the value.
     """
     for name in dtype.names or ():
         if name in data:
             bad = _integer_problem(data[name], name in text_fields)
             if bad is not None:
-                raise ValueError(f"position field {name!r} must hold integers: {bad}")
+                raise PositionError(f"position field {name!r} must hold integers: {bad}")
 
 
 def range_problems(
@@ -168,7 +174,8 @@ class ArrayPosition:
     """Mixin for a game ``State`` held in one structured array ``self._a``.
 
     Gives both engines the same JSON form, equality and hashing; the subclass supplies
-    ``to_dict`` and ``from_dict`` (which validate the position and raise ``ValueError``).
+    ``to_dict`` and ``from_dict`` (which validate the position and raise
+    :class:`~splendor.errors.PositionError`).
     Two positions are equal when they are the same class and their arrays are byte-equal.
     """
 
@@ -187,11 +194,17 @@ class ArrayPosition:
 
     @classmethod
     def from_json(cls, text: str) -> Any:
-        """Load :meth:`to_json` output. Raises ValueError on bad JSON or a bad position."""
+        """Load :meth:`to_json` output.
+
+        Raises:
+            PositionError: bad JSON (the message quotes the start of the text) or a bad
+                position (:meth:`from_dict`).
+        """
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise ValueError(f"position is not valid JSON: {e}") from None
+            shown = text[:40] + ("…" if len(text) > 40 else "") if isinstance(text, str) else text
+            raise PositionError(f"position is not valid JSON ({e}): {shown!r}") from None
         return cls.from_dict(data)
 
     def __eq__(self, other: object) -> bool:

@@ -143,7 +143,7 @@ class GameRecord:
     # -------------------------------------------------------------- building
 
     def game_module(self) -> Any:
-        """The engine of this record's game.
+        """The game of this record (its :class:`~splendor.descriptor.Game`).
 
         Raises:
             RecordError: unknown game.
@@ -234,7 +234,7 @@ class GameRecord:
             if state.is_terminal:
                 raise RecordError(f"action {i + 1} ({_show(text)}): the game was already over", i)
             try:
-                action = game.Action.parse(text)
+                action = game.action_type.parse(text)
             except ValueError as e:
                 first = str(e).splitlines()[0]
                 raise RecordError(

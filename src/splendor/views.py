@@ -14,7 +14,7 @@ from typing import Any, Generic, Protocol, Self, TypeVar
 
 import numpy as np
 
-from .errors import IllegalActionError
+from .errors import IllegalActionError, ParseError, PositionError
 from .jit import compiled_entry
 from .positions import ArrayPosition, array_from_dict, array_to_dict, check_integer_fields
 from .rng import seed_rng
@@ -30,6 +30,13 @@ class HiddenCard:
         return f"L{self.level} (hidden)"
 
 
+@functools.cache
+def _descriptor(package: str) -> Any:
+    """The :class:`~splendor.descriptor.Game` of the engine package ``package`` (looked up
+    once: it is declared in ``splendor.<package>.game``, which imports this module)."""
+    return importlib.import_module(f"splendor.{package}.game").GAME
+
+
 class GameAction(Protocol):
     """What the shared views need of a game's ``Action`` class: a fixed integer id, and
     the two ways to build one."""
@@ -41,12 +48,14 @@ class GameAction(Protocol):
 
     @classmethod
     def from_id(cls, i: int) -> Self:
-        """The action with id ``i`` (ValueError when out of range)."""
+        """The action with id ``i`` (:class:`~splendor.errors.ParseError` when out of
+        range)."""
         ...
 
     @classmethod
     def parse(cls, text: str) -> Self:
-        """The action written ``text`` in notation (ValueError when malformed)."""
+        """The action written ``text`` in notation (:class:`~splendor.errors.ParseError`
+        when malformed)."""
         ...
 
 
@@ -60,7 +69,8 @@ def coerce_action(action: Any, action_type: type[ActionT]) -> ActionT:
     ``action_type`` instance (each game's ``to_action``).
 
     Raises:
-        ValueError: a malformed string, an id out of range or anything else.
+        ParseError: a malformed string, an id out of range or anything else (the message
+            quotes it).
     """
     if isinstance(action, action_type):
         return action
@@ -68,7 +78,7 @@ def coerce_action(action: Any, action_type: type[ActionT]) -> ActionT:
         return action_type.from_id(int(action))
     if isinstance(action, str):
         return action_type.parse(action)
-    raise ValueError(f"an action must be an Action, an id or a string, got {action!r}")
+    raise ParseError(f"an action must be an Action, an id or a string, got {action!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +191,9 @@ class ArrayView(Generic[ActionT, CardT]):
     @property
     def turn(self) -> int:
         """Number of completed turns (all seats together; in Duel, the extra turns of
-        D13 included)."""
+        D13 included): 0 in a new game. The terminal's board shows the turn being
+        played, ``turn + 1`` ("turn 20" on the board is ``turn == 19``); the position
+        formats store this count (``docs/notation.md``, "Turn numbers")."""
         return int(self._a[0]["turn"])
 
     @property
@@ -247,7 +259,7 @@ class ArrayView(Generic[ActionT, CardT]):
     def game(self) -> Any:
         """The game's descriptor (:class:`splendor.descriptor.Game`): ``state.game.name``,
         ``state.game.num_actions``, … (pgx's ``State.env_id``)."""
-        return importlib.import_module(f"splendor.{self._game.name}.game").GAME
+        return _descriptor(self._game.name)
 
     @classmethod
     def _notation(cls) -> Any:
@@ -289,11 +301,19 @@ class ArrayObservation(ArrayView[ActionT, CardT]):
         """Read an observation written by :meth:`to_text`.
 
         Raises:
-            splendor.notation.NotationError: text that cannot be read, or that shows what
-                its seat cannot see (C16, D22).
-            ValueError: no sound position has this view (``corrupt position: …``).
+            splendor.notation.NotationError: (a :class:`~splendor.errors.PositionError`)
+                text that cannot be read, or that shows what its seat cannot see (C16, D22).
+            PositionError: no sound position has this view (``corrupt position: …``).
         """
         return cls._notation().observation_from_text(text)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when ``other`` is an observation of the same class whose array is
+        byte-equal (the same seat's view of the same position), as a ``State``."""
+        return type(other) is type(self) and self._a.tobytes() == other._a.tobytes()
+
+    def __hash__(self) -> int:
+        return hash(self._a.tobytes())
 
     def __repr__(self) -> str:
         return (
@@ -343,7 +363,7 @@ class ArrayState(ArrayView[ActionT, CardT], ArrayPosition, Generic[ActionT, Card
         """Play one decision for the current player (mutates the state).
 
         Raises:
-            ValueError: ``action`` is malformed (bad notation or id).
+            ParseError: ``action`` is malformed (bad notation or id).
             IllegalActionError: ``action`` is not legal now; the state is unchanged and the
                 message lists the legal decisions.
         """
@@ -414,7 +434,7 @@ class ArrayState(ArrayView[ActionT, CardT], ArrayPosition, Generic[ActionT, Card
         rules never read outside their tables and keep every invariant from there on.
 
         Raises:
-            ValueError: wrong format or version; a missing or malformed field (not an
+            PositionError: wrong format or version; a missing or malformed field (not an
                 integer, or nested lists of them, of its shape and type range: a float,
                 a boolean or text is refused); or a position that breaks an invariant:
                 ``corrupt position: `` and each problem, naming the field and the rule
@@ -427,7 +447,7 @@ class ArrayState(ArrayView[ActionT, CardT], ArrayPosition, Generic[ActionT, Card
         check_integer_fields(data, g.state_dtype)  # no 1.5, true or "7" read as integers
         problems = g.gate(arr)
         if problems:
-            raise ValueError("corrupt position: " + "; ".join(problems))
+            raise PositionError("corrupt position: " + "; ".join(problems))
         return cls(arr)
 
     def to_text(self) -> str:
@@ -442,10 +462,11 @@ class ArrayState(ArrayView[ActionT, CardT], ArrayPosition, Generic[ActionT, Card
         the position passes the same gate as :meth:`from_dict`.
 
         Raises:
-            splendor.notation.NotationError: (a ``ValueError``) text that cannot be read;
-                the message names the field and says what is allowed.
-            ValueError: an impossible position (``corrupt position: …``, naming the field
-                and the rule).
+            splendor.notation.NotationError: (a :class:`~splendor.errors.PositionError`)
+                text that cannot be read; the message names the field and says what is
+                allowed.
+            PositionError: an impossible position (``corrupt position: …``, naming the
+                field and the rule).
         """
         return cls._notation().state_from_text(text)
 
@@ -557,7 +578,7 @@ def determinize_array(
     or a seed for one) and the game's ``determinize_into`` kernel deals the unseen cards.
 
     Raises:
-        ValueError: the observation is inconsistent (its unseen card counts do not match).
+        PositionError: the observation is inconsistent (its unseen card counts do not match).
     """
     gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     r = np.zeros(1, dtype=np.uint64)
@@ -565,7 +586,7 @@ def determinize_array(
     out = np.zeros(1, dtype=observation.dtype)
     code = determinize_into(observation, out, r)
     if code < 0:
-        raise ValueError(
+        raise PositionError(
             f"inconsistent observation: the unseen level-{-code} cards do not match its "
             "hidden reserves plus deck size"
         )

@@ -32,7 +32,7 @@ def state_before(record: GameRecord, index: int) -> object:
     module = record.game_module()
     state = record.new_state()
     for text in record.actions[:index]:
-        state.apply(module.Action.parse(text))
+        state.apply(module.action_type.parse(text))
     return state
 
 
@@ -128,7 +128,7 @@ def test_every_move_is_judged_consistently(game: str, players: int) -> None:
             assert m.legal == 1 and m.best is None and m.loss is None
             continue
         assert m.legal > 1 and m.best is not None
-        module.Action.parse(m.best)
+        module.action_type.parse(m.best)
         assert m.before is not None and m.after is not None and m.loss is not None
         assert 0.0 <= m.after <= 1.0 and 0.0 <= m.before <= 1.0
         assert m.loss == pytest.approx(max(0.0, m.before - m.after))

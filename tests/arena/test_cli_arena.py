@@ -106,7 +106,7 @@ def test_json_output_is_the_results_document(tmp_path):
         (["--max-decisions", "-1"], "--max-decisions must be >= 0 (0: no cap), got -1"),
         (
             ["--game", "duel", "--max-decisions", "500"],
-            "--max-decisions is for classic Splendor only",
+            "--max-decisions is for Splendor only",
         ),
     ],
 )

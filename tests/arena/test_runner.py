@@ -233,8 +233,8 @@ def test_bad_settings_are_refused_before_any_game(tmp_path):
         (dict(bots="random,greedy", address="auto"), "ray backend"),
         (dict(bots="random,greedy", turn_cap=10), "Duel only"),
         (dict(bots="random,greedy", max_decisions=-1), "max-decisions must be >= 0"),
-        (dict(bots="random,greedy", game="duel", max_decisions=100), "classic Splendor only"),
-        (dict(bots="random,greedy", game="duel", max_decisions=0), "classic Splendor only"),
+        (dict(bots="random,greedy", game="duel", max_decisions=100), "is for Splendor only"),
+        (dict(bots="random,greedy", game="duel", max_decisions=0), "is for Splendor only"),
     ]
     for kwargs, message in cases:
         with pytest.raises(ValueError, match=message):

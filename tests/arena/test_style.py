@@ -24,7 +24,7 @@ def test_counts_agree_with_the_decisions_and_the_final_holdings(game: str, playe
         state = record.new_state()
         for text in record.actions:
             seat = state.current_player
-            action = get_game(game).Action.parse(text)
+            action = get_game(game).action_type.parse(text)
             buys[seat] += action.kind in ("buy", "buy_faceup", "buy_reserved", "buy_choose")
             reserves[seat] += action.kind.startswith("reserve")
             state.apply(action)

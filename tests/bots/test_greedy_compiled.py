@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from splendor import classic
-from splendor.bots.greedy import _Evaluator
+from splendor.bots.greedy import ClassicEvaluator
 from splendor.bots.greedy_compiled import classic_greedy_policy, classic_greedy_scores
 from splendor.bots.mcts import MCTSBot
 from splendor.classic import rules
@@ -36,7 +36,7 @@ def _positions(games: int, seed: int):
             if rng.random() < 0.5:
                 st.apply(legal[int(rng.integers(len(legal)))])
             else:
-                scores = _Evaluator(st.observation(st.current_player)).scores(legal)
+                scores = ClassicEvaluator(st.observation(st.current_player)).scores(legal)
                 st.apply(legal[int(np.argmax(scores))])
 
 
@@ -45,7 +45,7 @@ def test_scores_equal_greedybot_for_every_legal_decision():
     phases = set()
     for st in _positions(24, 1):
         legal = st.legal_actions()
-        expected = _Evaluator(st.observation(st.current_player)).scores(legal)
+        expected = ClassicEvaluator(st.observation(st.current_player)).scores(legal)
         mask, out = _compiled_scores(st.array)
         assert mask.sum() == len(legal)
         assert np.all(np.isneginf(out[~mask]))

@@ -12,6 +12,7 @@ from splendor.bots.features import search_plan
 from splendor.bots.network import PolicyValueNet
 from splendor.bots.search import NO_NODE, T_ACTION, T_CHILD, T_PARENT, T_SIBLING
 from splendor.encoding import card_tables, field_offsets
+from splendor.game import get_game
 from splendor.rng import seed_rng
 
 
@@ -25,34 +26,27 @@ def _search(
     max_playout: int = 1 << 30,
     lookahead: int = 0,
 ):
-    module = classic if game == "classic" else duel
-    kernel = net_search.net_search_classic if game == "classic" else net_search.net_search_duel
+    g = get_game(game)
+    kernel = g.part("net_search").run
     obs = observation.array
     n = observation.num_players
     links, stats, size = net_search.new_tree(capacity)
     rng = np.zeros(1, np.uint64)
     seed_rng(rng, 11)
     done = kernel(
-        obs,
-        np.zeros(1, dtype=obs.dtype),
-        np.zeros(module.NUM_ACTIONS, np.bool_),
-        np.zeros(n),
-        links,
-        stats,
-        size,
-        iterations,
-        1.5,
+        (links, stats, size),
+        (obs, np.zeros(1, dtype=obs.dtype), np.zeros(g.num_actions, np.bool_), np.zeros(n)),
+        (
+            np.zeros(net.input_size, np.float32),
+            field_offsets(game, n),
+            np.zeros(g.num_actions),
+            np.zeros(n),
+            net.arrays(),
+            search_plan(game, n, net.features),
+            card_tables(game),
+        ),
+        (iterations, 1.5, mix, max_playout, lookahead),
         rng,
-        np.zeros(net.input_size, np.float32),
-        field_offsets(game, n),
-        np.zeros(module.NUM_ACTIONS),
-        np.zeros(n),
-        net.arrays(),
-        search_plan(game, n, net.features),
-        card_tables(game),
-        mix,
-        max_playout,
-        lookahead,
     )
     return done, links, stats, int(size[0])
 

@@ -231,3 +231,15 @@ def test_determinize_rejects_inconsistent_observation():
     a[0]["deck_len"][0] += 1
     with pytest.raises(ValueError, match="inconsistent"):
         classic.determinize(classic.Observation(a), 0)
+
+
+def test_c16_observations_compare_and_hash_by_value():
+    """C16: two observations of one seat of one position are equal and hash alike (as
+    states do); another seat's, or the same seat's after a move, differ."""
+    st = classic.new_game(3, seed=5)
+    a, b = st.observation(1), st.observation(1)
+    assert a is not b and a == b and hash(a) == hash(b)
+    assert a != st.observation(2) and a != st and len({a, b, st.observation(2)}) == 2
+    st.apply("take W U G")
+    assert st.observation(1) != a
+    assert classic.Observation.from_text(a.to_text()) == a

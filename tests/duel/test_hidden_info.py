@@ -283,3 +283,15 @@ def test_d22_bought_cards_and_bonuses_are_public():
         ob = st.observation(seat)
         assert [c.id for c in ob.player(0).purchased] == [cid]
         assert ob.player(1).bonuses == (1, 0, 0, 0, 0)
+
+
+def test_d22_observations_compare_and_hash_by_value():
+    """D22: two observations of one seat of one position are equal and hash alike (as
+    states do); the other seat's, or the same seat's after a move, differ."""
+    st = duel.new_game(seed=5)
+    a, b = st.observation(0), st.observation(0)
+    assert a is not b and a == b and hash(a) == hash(b)
+    assert a != st.observation(1) and a != st and len({a, b, st.observation(1)}) == 2
+    st.apply(st.legal_actions()[0])
+    assert st.observation(0) != a
+    assert duel.Observation.from_text(a.to_text()) == a

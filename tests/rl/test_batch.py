@@ -129,29 +129,66 @@ def test_reset_with_a_seed_restarts_the_same_games() -> None:
     assert not np.array_equal(games.game_seed, seeds)
 
 
-def test_an_illegal_action_changes_nothing() -> None:
-    games = BatchedGames("classic", 4, seed=2)
+def test_an_illegal_action_raises_and_changes_nothing() -> None:
+    """``illegal_action="raise"``: a ValueError naming it, and no game moves."""
+    games = BatchedGames("classic", 4, seed=2, illegal_action="raise")
     games.reset()
     for _ in range(3):
         games.step(games.random_actions())
-    before = (games._states.copy(), games._obs.copy(), games._mask.copy(), games.game_seed.copy())
+    before = (
+        games._arrays.states.copy(),
+        games._arrays.obs.copy(),
+        games._arrays.mask.copy(),
+        games.game_seed.copy(),
+    )
     actions = games.random_actions().copy()
-    illegal = int(np.flatnonzero(~games._mask[2])[0])
+    illegal = int(np.flatnonzero(~games._arrays.mask[2])[0])
     actions[2] = illegal
     with pytest.raises(
         ValueError, match=r"environment 2: illegal action .* legal now: .* No game moved"
     ):
         games.step(actions)
-    after = (games._states, games._obs, games._mask, games.game_seed)
+    after = (games._arrays.states, games._arrays.obs, games._arrays.mask, games.game_seed)
     assert all(np.array_equal(x, y) for x, y in zip(before, after, strict=True))
     for bad in (99, -1):
         actions[2] = bad
         with pytest.raises(ValueError, match="out of range"):
             games.step(actions)
-    assert np.array_equal(games._states, before[0])
-    actions[2] = int(np.flatnonzero(games._mask[2])[0])
+    assert np.array_equal(games._arrays.states, before[0])
+    actions[2] = int(np.flatnonzero(games._arrays.mask[2])[0])
     games.step(actions)  # the same batch, now legal, plays
-    assert not np.array_equal(games._states, before[0])
+    assert not np.array_equal(games._arrays.states, before[0])
+
+
+@pytest.mark.parametrize("game", ["classic", "duel"])
+def test_an_illegal_action_ends_its_game_by_default(game: str) -> None:
+    """The default (``illegal_action="terminate"``): the game with the illegal action ends
+    unplayed (``terminated``, ``illegal``, ``illegal_reward`` to the seat that played it, 0
+    to the others) and the next game is dealt at once; the other games play on."""
+    games = BatchedGames(game, 4, seed=2, illegal_reward=-3.0)
+    games.reset()
+    for _ in range(3):
+        games.step(games.random_actions())
+    actions = games.random_actions().copy()
+    seat = int(games._arrays.current[2])
+    old_seed = int(games.game_seed[2])
+    actions[2] = int(np.flatnonzero(~games._arrays.mask[2])[0])
+    step = games.step(actions)
+    assert step.illegal.tolist() == [False, False, True, False]
+    assert step.terminated[2] and not step.truncated[2]
+    expected = np.zeros(games.num_players, dtype=np.float32)
+    expected[seat] = -3.0
+    assert np.array_equal(step.rewards[2], expected)
+    assert int(games.game_seed[2]) != old_seed and games.state(2).turn == 0
+    assert (
+        step.obs[2].tolist()
+        == encoding.observation_tensor(games.state(2).observation(int(step.current[2]))).tolist()
+    )
+    actions[2] = 10_000  # out of range: the same
+    step = games.step(actions)
+    assert step.illegal[2] and step.terminated[2]
+    step = games.step(games.random_actions())
+    assert not step.illegal.any()
 
 
 @pytest.mark.parametrize(
@@ -166,10 +203,10 @@ def test_an_illegal_action_changes_nothing() -> None:
 def test_malformed_actions_are_refused(actions, message: str) -> None:
     games = BatchedGames("classic", 4, seed=0)
     games.reset()
-    before = games._states.copy()
+    before = games._arrays.states.copy()
     with pytest.raises(ValueError, match=message):
         games.step(actions)
-    assert np.array_equal(games._states, before)
+    assert np.array_equal(games._arrays.states, before)
 
 
 def test_step_before_reset_is_refused() -> None:
@@ -190,6 +227,7 @@ def test_step_before_reset_is_refused() -> None:
         ({"seed": -1}, "seed"),
         ({"max_turns": 0}, "max_turns"),
         ({"max_turns": 2.0}, "max_turns"),
+        ({"illegal_action": "ignore"}, "illegal_action"),
         ({"num_envs": 2, "seed": [1]}, "one int per environment"),
         ({"num_envs": 2, "seed": [1, "x"]}, r"seed\[1\]"),
     ],
@@ -217,7 +255,7 @@ def test_state_is_a_copy_and_checks_its_index() -> None:
     st = games.state(1)
     assert isinstance(st, classic.State) and st.turn == 0
     st.apply(st.legal_actions()[0])
-    assert games.state(1).turn == 0 and games._states[1]["turn"] == 0
+    assert games.state(1).turn == 0 and games._arrays.states[1]["turn"] == 0
     for bad in (2, -1, True):
         with pytest.raises(IndexError, match="0..1"):
             games.state(bad)

@@ -161,6 +161,39 @@ def test_max_turns_truncates() -> None:
         env.step(0)
 
 
+def test_default_max_turns_truncates() -> None:
+    """Without ``max_turns``, an episode is cut short after DEFAULT_MAX_TURNS turns (a
+    policy that only takes and returns tokens never ends a game); None turns it off."""
+    from splendor.rl.gym_env import DEFAULT_MAX_TURNS
+
+    env = SplendorEnv("classic")
+    assert env.max_turns == DEFAULT_MAX_TURNS == 400
+    assert SplendorEnv("classic", max_turns=None).max_turns is None
+    env = SplendorEnv("classic", max_turns=5)
+    obs, _ = env.reset(seed=0)
+    truncated = False
+    while not truncated:
+        obs, reward, term, truncated, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        assert not term
+    assert env.game_state.turn == 5 and reward == 0
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_observation_space_is_finite_and_holds_every_observation(env_id: str) -> None:
+    """The Box is bounded everywhere (the turn counters by the int32 turn field) and holds
+    the observations of random games."""
+    env = gymnasium.make(env_id, opponent="random")
+    box = env.observation_space["observation"]
+    assert np.isfinite(box.high).all() and (box.high >= 1).all()
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            assert env.observation_space.contains(obs)
+            obs, _, term, trunc, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+            done = term or trunc
+
+
 @pytest.mark.parametrize("env_id", IDS)
 def test_render(env_id: str) -> None:
     env = gymnasium.make(env_id, render_mode="ansi")

@@ -118,7 +118,9 @@ def test_reset_without_seed_follows_np_random() -> None:
 
 @pytest.mark.parametrize("make,game,n", ENVS)
 def test_illegal_action_raises_and_changes_nothing(make, game, n) -> None:
-    env = make()
+    """``illegal_action="raise"``: a ValueError naming it and the legal ones; the game is
+    unchanged and the agent may play again."""
+    env = make(illegal_action="raise")
     env.reset(seed=3)
     st = env.unwrapped.game_state
     before = st.array.copy()
@@ -131,6 +133,28 @@ def test_illegal_action_raises_and_changes_nothing(make, game, n) -> None:
     assert np.array_equal(st.array, before)
     assert env.agent_selection == "player_0"
     env.step(np.int64(np.flatnonzero(st.legal_mask())[0]))  # numpy ints are fine
+
+
+@pytest.mark.parametrize("make,game,n", ENVS)
+def test_illegal_action_terminates_by_default(make, game, n) -> None:
+    """The default (``illegal_action="terminate"``, as PettingZoo's
+    ``TerminateIllegalWrapper``): every agent is terminated, the one that played it gets
+    ``illegal_reward``, the others 0; the game is unchanged and every agent then steps None."""
+    env = make(illegal_reward=-2.0)
+    env.reset(seed=3)
+    st = env.unwrapped.game_state
+    before = st.array.copy()
+    illegal = int(np.flatnonzero(~st.legal_mask())[0])
+    env.step(illegal)
+    assert np.array_equal(st.array, before)
+    assert all(env.terminations.values())
+    assert env.rewards == {a: (-2.0 if a == "player_0" else 0.0) for a in env.agents}
+    assert env.infos["player_0"]["illegal_action"] == illegal
+    assert "illegal action" in env.infos["player_0"]["error"]
+    _, reward, term, _, _ = env.last()
+    assert term and reward == -2.0 and not env.observe("player_0")["action_mask"].any()
+    while env.agents:
+        env.step(None)
 
 
 def test_duel_turn_cap_is_a_draw() -> None:
@@ -219,6 +243,8 @@ def test_bad_arguments() -> None:
         splendor_duel_v0.env(turn_cap=0)
     with pytest.raises(ValueError):
         splendor_v0.env(max_turns=0)
+    with pytest.raises(ValueError):
+        splendor_v0.env(illegal_action="ignore")
     env = splendor_v0.env()
     for seed in (-1, 2**63, "7"):
         with pytest.raises(ValueError):

@@ -200,6 +200,22 @@ def test_an_illegal_action_ends_the_episode_and_changes_nothing() -> None:
     assert rewards[1] == 0 and not term[1]  # the next game began
 
 
+def test_illegal_action_raise_changes_nothing() -> None:
+    """``illegal_action="raise"``: a ValueError naming the environment and the action; no
+    game moves (not even the legal ones of the same batch)."""
+    env = SplendorVectorEnv("duel", 2, illegal_action="raise")
+    obs, _ = env.reset(seed=0)
+    before = [env.state(i).array for i in range(2)]
+    actions = masked_random(obs, np.random.default_rng(0))
+    actions[1] = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+    with pytest.raises(ValueError, match=r"environment 1: illegal action .* No game moved"):
+        env.step(actions)
+    assert all(np.array_equal(env.state(i).array, before[i]) for i in range(2))
+    actions[1] = int(np.flatnonzero(obs["action_mask"][1])[0])
+    env.step(actions)
+    assert not np.array_equal(env.state(0).array, before[0])
+
+
 def test_max_turns_truncates_and_resets_at_the_next_step() -> None:
     env = SplendorVectorEnv("classic", 3, max_turns=6, seat="random")
     obs, infos = env.reset(seed=4)
@@ -240,6 +256,7 @@ def test_malformed_actions_are_refused() -> None:
         ({"turn_cap": 5}, "Duel"),
         ({"render_mode": "human"}, "render_mode"),
         ({"max_turns": -3}, "max_turns"),
+        ({"illegal_action": "skip"}, "illegal_action"),
         ({"game": "duel", "num_players": 4}, "2"),
     ],
 )

@@ -67,7 +67,7 @@ def _expire(client: TestClient, gid: str) -> None:
     async def push() -> None:
         live = await service.get(gid)
         live.clock_state.since -= 100_000
-        service._arm_clock(live)
+        service.arm_clock(live)
 
     client.portal.call(push)  # type: ignore[union-attr]
 

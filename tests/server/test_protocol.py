@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from splendor import classic, duel
+from splendor.errors import ParseError
 from splendor.server.protocol import (
     MalformedActionError,
     action_json,
@@ -68,6 +69,25 @@ def test_parse_action_rejects_malformed(game: str, value: object) -> None:
     with pytest.raises(MalformedActionError) as e:
         parse_action(game, value)
     assert str(e.value)
+
+
+@pytest.mark.parametrize("raised", [ParseError, ValueError])
+def test_parse_action_wraps_the_engines_parse_error(
+    monkeypatch: pytest.MonkeyPatch, raised: type[ValueError]
+) -> None:
+    """An engine's :class:`~splendor.errors.ParseError`, or a bare ValueError from an engine
+    written before it, becomes the same MalformedActionError (400): what was sent, the
+    engine's reason, and the game's hint."""
+
+    def parse(text: str) -> object:
+        raise raised(f"not an action: {text!r}")
+
+    monkeypatch.setattr(classic.Action, "parse", staticmethod(parse))
+    with pytest.raises(MalformedActionError) as e:
+        parse_action("splendor", "fly away")
+    message = str(e.value)
+    assert message.startswith("'fly away' is not an action of splendor: not an action: 'fly away'")
+    assert "Hint: " in message and e.value.__cause__ is None
 
 
 def test_parse_action_accepts_ids_and_notation() -> None:

@@ -53,11 +53,13 @@ def test_game_kind(game: str, players: int, kind: str) -> None:
 
 
 def test_game_kind_uses_the_engines_game_names() -> None:
-    """The names are those the engines register and the server stores."""
-    from splendor import classic, duel
+    """The names are those the descriptors register and the server stores."""
+    from splendor.game import games
 
-    assert game_kind(classic.GAME_NAME, 2) == SPLENDOR_2
-    assert game_kind(duel.GAME_NAME, 2) == DUEL
+    classic, duel = games()
+    assert game_kind(classic.name, 2) == SPLENDOR_2
+    assert game_kind(duel.name, 2) == DUEL
+    assert game_kind("Splendor-Duel", 2) == DUEL  # any spelling get_game knows
     assert KINDS == (SPLENDOR_2, SPLENDOR_MULTI, DUEL)
 
 

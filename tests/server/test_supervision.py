@@ -313,7 +313,7 @@ def test_an_illegal_answer_is_retried_before_any_random_move(tmp_path: Path) -> 
     store_game(storage, "g", ["greedy", "human"])
     module = get_game("splendor")
     legal = {a.id for a in module.new_game(2, 1).legal_actions()}
-    illegal = next(i for i in range(module.NUM_ACTIONS) if i not in legal)
+    illegal = next(i for i in range(module.num_actions) if i not in legal)
 
     async def main() -> None:
         executor = ScriptedExecutor(lambda n, args: illegal if n < 3 else None)

@@ -83,6 +83,8 @@ def test_two_guests_meet_at_a_table_and_their_game_starts(client: TestClient) ->
         ({"game": "duel", "clock": {"kind": "turn"}}, "per_move"),
         ({"game": "duel", "clock": "5+15"}, "clock"),
         ({"game": "splendor", "options": {"turn_cap": 5}}, "turn_cap"),
+        ({"game": "duel", "options": {"turn_cap": "x"}}, "turn_cap"),
+        ({"game": "duel", "options": {"turn_cap": -1}}, "turn_cap"),
     ],
 )
 def test_a_malformed_table_is_refused(client: TestClient, body: Any, words: str) -> None:

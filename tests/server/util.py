@@ -36,7 +36,7 @@ def engine_states(
 ) -> Iterator[Any]:
     """Every state of one biased random game played on the engine (a copy each)."""
     module = get_game(game)
-    options = {"turn_cap": 400} if game == "duel" else {}
+    options = module.check_options({}, bots_only=True)  # Duel's turn cap between bots (D25)
     state = module.new_game(num_players, seed, **options)
     rng = random.Random(policy_seed)
     yield state.copy()

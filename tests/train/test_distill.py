@@ -27,7 +27,6 @@ from splendor.train.distill import (  # noqa: E402
     game_seed,
     label_game,
     label_positions,
-    playout_mean_classic,
 )
 
 TINY = DistillConfig(games=6, playouts=2, steps=4, batch=16, hidden=(16, 8), holdout=3, seed=5)
@@ -56,13 +55,14 @@ def test_value_label_reads_only_the_observation_c16() -> None:
     s1 = classic.new_game(2, 11)
     obs = s1.observation(0).array
     work = np.zeros(1, dtype=obs.dtype)
-    mask = np.zeros(classic.NUM_ACTIONS, np.bool_)
+    mask = np.zeros(classic.GAME.num_actions, np.bool_)
+    playout_mean = classic.GAME.part("search").playout_mean
     means = []
     for _ in range(2):
         rng = np.zeros(1, np.uint64)
         seed_rng(rng, 3)
         acc = np.zeros(4)
-        assert playout_mean_classic(obs, work, mask, np.zeros(4), acc, 16, rng) == 0
+        assert playout_mean((obs, work, mask, np.zeros(4)), acc, 16, 1 << 30, rng) == 0
         means.append(acc.copy())
     np.testing.assert_array_equal(means[0], means[1])
     assert abs(means[0][:2].sum() - 1.0) < 1e-9

@@ -9,7 +9,7 @@ from splendor import duel
 from splendor.colors import DUEL_GOLD, DUEL_TOKEN_LETTERS
 from splendor.duel.board import cell_name
 from splendor.tui import render_duel
-from splendor.tui.games import DUEL
+from splendor.tui.games_duel import DUEL
 
 from .helpers import console, duel_play_until, text_of
 

@@ -12,7 +12,7 @@ import pytest
 
 from splendor.bots.external import ExternalBot
 from splendor.record import GameRecord
-from splendor.tui import app
+from splendor.tui import table
 from splendor.tui.app import SEAT_FORMS, PlayOptionError, parse_seats, run_play, seat_names
 
 from .helpers import console, feeder, text_of
@@ -44,7 +44,7 @@ def test_specs_are_checked_but_bots_are_not_built(monkeypatch):
     def boom(*a, **k):
         raise AssertionError("parse_seats must not build bots")
 
-    monkeypatch.setattr(app, "make_bot", boom)
+    monkeypatch.setattr(table, "make_bot", boom)
     assert parse_seats(2, "external:./no/such/bot.py,hard") == ["external:./no/such/bot.py", "hard"]
 
 
@@ -210,7 +210,7 @@ def test_other_bots_with_close_are_closed(tmp_path, monkeypatch):
         def close(self):
             closed.append(self)
 
-    monkeypatch.setattr(app, "make_bot", lambda spec, seed=None: Closing(seed))
+    monkeypatch.setattr(table, "make_bot", lambda spec, seed=None: Closing(seed))
     assert (
         run_play(
             seats="random,random",

@@ -7,7 +7,7 @@ import pytest
 from splendor import classic
 from splendor.bots import RandomBot
 from splendor.record import GameRecord
-from splendor.tui import app, render
+from splendor.tui import loop, render, table
 from splendor.tui.app import PlayOptionError, parse_seats, run_play, seat_names
 
 from .helpers import console, feeder, text_of
@@ -92,7 +92,7 @@ def test_quiet_prints_only_the_result_and_same_seed_same_game(tmp_path):
 
 def test_delay_pauses_after_each_bot_decision(tmp_path, monkeypatch):
     naps: list[float] = []
-    monkeypatch.setattr(app.time, "sleep", naps.append)
+    monkeypatch.setattr(loop.time, "sleep", naps.append)
     path = tmp_path / "g.json"
     assert (
         run_play(seats="random,random", seed=2, record_path=path, delay=0.25, console=console())
@@ -159,7 +159,7 @@ class _BlindReserver:
 
 
 def test_a_bots_blind_reserve_is_hidden_from_the_person(tmp_path, monkeypatch):
-    monkeypatch.setattr(app, "make_bot", lambda name, seed=None: _BlindReserver(seed))
+    monkeypatch.setattr(table, "make_bot", lambda name, seed=None: _BlindReserver(seed))
     con = console()
     path = tmp_path / "g.json"
     assert (
@@ -242,7 +242,7 @@ class _Broken:
 
 
 def test_a_failing_bot_forfeits_and_the_record_is_saved(tmp_path, monkeypatch):
-    monkeypatch.setattr(app, "make_bot", lambda name, seed=None: _Broken(seed))
+    monkeypatch.setattr(table, "make_bot", lambda name, seed=None: _Broken(seed))
     con = console()
     path = tmp_path / "g.json"
     assert run_play(seats="random,random", seed=1, record_path=path, console=con) == 1
@@ -256,7 +256,7 @@ def test_a_failing_bot_forfeits_and_the_record_is_saved(tmp_path, monkeypatch):
 
 
 def test_watching_bots_with_a_delay_shows_the_board_each_round(tmp_path, monkeypatch):
-    monkeypatch.setattr(app.time, "sleep", lambda s: None)
+    monkeypatch.setattr(loop.time, "sleep", lambda s: None)
     con = console()
     path = tmp_path / "g.json"
     assert run_play(seats="random,random", seed=2, record_path=path, delay=0.1, console=con) == 0

@@ -9,10 +9,13 @@ from splendor import classic, duel
 from splendor.bots import make_bot
 from splendor.colors import DUEL_GOLD
 from splendor.duel.board import cell_name
+from splendor.duel.game import BOT_TURN_CAP
 from splendor.record import GameRecord
-from splendor.tui import app, render_duel
-from splendor.tui.app import BOT_TURN_CAP, PlayOptionError, parse_seats, run_play
-from splendor.tui.games import CLASSIC, DUEL, ui_for
+from splendor.tui import render_duel, table
+from splendor.tui.app import PlayOptionError, parse_seats, run_play
+from splendor.tui.games import ui_for
+from splendor.tui.games_classic import CLASSIC
+from splendor.tui.games_duel import DUEL
 from splendor.tui.human import HumanAgent, InputProblem, parse_entry
 
 from .helpers import console, duel_play_until, feeder, text_of
@@ -314,7 +317,7 @@ class _BlindReserver:
 
 
 def test_a_bots_blind_reserve_is_hidden_from_the_person(tmp_path, monkeypatch):
-    monkeypatch.setattr(app, "make_bot", lambda name, seed=None: _BlindReserver(seed))
+    monkeypatch.setattr(table, "make_bot", lambda name, seed=None: _BlindReserver(seed))
     con = console()
     path = tmp_path / "d.json"
     assert (
@@ -429,7 +432,7 @@ def test_a_bot_that_fails_on_duel_forfeits_and_the_record_is_saved(tmp_path, mon
                 raise AttributeError("'Observation' object has no attribute 'supply'")
             return legal[0]
 
-    monkeypatch.setattr(app, "make_bot", lambda name, seed=None: _Broken(seed))
+    monkeypatch.setattr(table, "make_bot", lambda name, seed=None: _Broken(seed))
     con = console()
     path = tmp_path / "d.json"
     assert run_play(game="duel", seats="greedy,greedy", seed=1, record_path=path, console=con) == 1

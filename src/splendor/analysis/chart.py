@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..game import get_game
 from .engine import GameAnalysis
 
 SEAT_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red")
@@ -73,9 +74,7 @@ def plot_analysis(analysis: GameAnalysis, path: str | Path) -> Path:
     ax.set_ylim(0, 100)
     ax.set_xlabel("turn")
     ax.set_ylabel("win probability (%)")
-    game = (
-        "Splendor Duel" if analysis.game == "duel" else f"Splendor, {analysis.num_players} players"
-    )
+    game = get_game(analysis.game).label(analysis.num_players)
     ax.set_title(f"{game}: win probability after each move (o mistake, x blunder)")
     ax.grid(alpha=0.3)
     ax.legend(loc="best", fontsize=8)

@@ -37,7 +37,7 @@ from ..bots import search as _search
 from ..bots.net_bot import NetBot
 from ..bots.nets import shipped_path
 from ..bots.network import PolicyValueNet
-from ..game import get_game
+from ..game import game_names, get_game
 from ..record import GameRecord, RecordError
 from . import judge
 
@@ -49,19 +49,6 @@ DEFAULT_SECONDS = 0.5
 
 ALTERNATIVES = 3
 """The engine's top decisions kept per move (by visits)."""
-
-GAMES = {"splendor": "classic", "duel": "duel"}
-"""Record game names and the network game names they play."""
-
-ANALYSIS_MIX: dict[str, float | None] = {"classic": 0.5, "duel": None}
-"""The weight of playouts in the evaluation of a new position while analysing
-(``mix`` of :mod:`splendor.bots.net_search`), by network game; None: the network's own
-play setting (Duel's plays ``mix = 1``). In classic Splendor the network plays with
-``mix = 0`` (its value after a 2-decision look-ahead), which is the stronger setting for
-choosing a move at 50 ms; but its values then judged greedy's moves better than those of
-``mcts:50ms``, which wins 88% of their games. Half the evaluation from greedy playouts to
-the end of the game grounds the values in how games end, and the labels then rank the two
-levels the right way round (``docs/analysis.md``, "Do the labels mean something?")."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +65,8 @@ class Settings:
         min_focus: the played move's least visits.
         network: a network file to analyse with instead of the shipped one.
         mix: the weight in [0, 1] of playouts in the search's evaluations; None: the
-            game's analysis default (:data:`ANALYSIS_MIX`).
+            game's analysis default (``analysis_mix`` of its ``"net_search"`` part,
+            :class:`splendor.bots.net_search.NetSearchPart`).
 
     Raises:
         ValueError: no budget or a non-positive one, a ``focus_share`` outside [0, 1], a
@@ -371,11 +359,16 @@ class GameAnalysis:
                 f"(only {ANALYSIS_VERSION})"
             )
         game = data.get("game")
-        if game not in GAMES:
-            raise ValueError(f"analysis game must be one of {', '.join(GAMES)}, got {game!r}")
+        if game not in game_names():
+            raise ValueError(
+                f"analysis game must be one of {', '.join(game_names())}, got {game!r}"
+            )
         n = data.get("num_players")
-        if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 4:
-            raise ValueError(f"analysis num_players must be 2..4, got {n!r}")
+        found = get_game(game)
+        if isinstance(n, bool) or not isinstance(n, int) or n not in found.player_counts:
+            raise ValueError(
+                f"analysis num_players must be {found.players_text()} for {game}, got {n!r}"
+            )
         players = data.get("players")
         if (
             not isinstance(players, list)
@@ -499,9 +492,9 @@ class Analyser:
             ValueError: an unknown game, no network ships for that player count, or the
                 settings' network plays another game or player count.
         """
-        if game not in GAMES:
-            raise ValueError(f"cannot analyse {game!r}: the games are {', '.join(GAMES)}")
-        net_game = GAMES[game]
+        if game not in game_names():
+            raise ValueError(f"cannot analyse {game!r}: the games are {', '.join(game_names())}")
+        net_game = get_game(game).package
         if self._own is not None:
             if (self._own.game, self._own.num_players) != (net_game, num_players):
                 raise ValueError(
@@ -524,8 +517,8 @@ class Analyser:
             ValueError: the played action is not legal in the observation, or as
                 :meth:`network`.
         """
-        module = get_game(game)
-        obs = module.Observation(decision.observation)
+        found = get_game(game)
+        obs = found.observation_type(decision.observation)
         legal = obs.legal_actions()
         ids = {int(a.id) for a in legal}
         if decision.action not in ids:
@@ -547,14 +540,14 @@ class Analyser:
             iterations=s.iterations,
             seed=_decision_seed(s.seed, decision.index),
             early_stop=False,
-            mix=s.mix if s.mix is not None else ANALYSIS_MIX[GAMES[game]],
+            mix=s.mix if s.mix is not None else found.part("net_search").analysis_mix,
             name="analysis",
         )
         links, stats = bot.search(
             obs, focus=decision.action, focus_visits=s.min_focus, focus_share=s.focus_share
         )
         children = _search.root_children(links, stats[:3])
-        names = {a: str(module.Action.from_id(a)) for a, _, _ in children}
+        names = {a: str(found.action_type.from_id(a)) for a, _, _ in children}
         # the visits of the search itself (bot.last), before the focus iterations
         searched = bot.last.visits if bot.last is not None else {}
         visits = {a: searched.get(name, 0) for a, name in names.items()}

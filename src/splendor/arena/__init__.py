@@ -20,28 +20,28 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..descriptor import Game
+from ..game import games as all_games
 from .ratings import BOOTSTRAP, Ratings, rate
 from .report import build_results, ms_per_decision, plot_ratings
 from .runner import BACKENDS, ArenaError, check_backend, play_task, run_tasks, summary_from_record
 from .schedule import GameTask, Schedule, lineups, make_schedule
 
-DUEL_TURN_CAP = 400
-"""Default turn cap (D25) of arena Duel games, so that no pair of bots plays forever."""
-
 CLASSIC_DECISION_CAP = 2000
-"""Default decision cap of arena classic games. Classic Splendor has no turn limit (C17
-ends a game only when a whole round passes), and two bots can take and return one token
-for ever (all coloured tokens held, nothing affordable). The arena, not the rules, stops
-such a game after this many decisions with no winner (``end_reason == "decision_cap"``).
-Games between random bots take about 70-270 decisions (2-4 players), between greedy bots
-about 50-170, so 2,000 (several times the longest) never cuts a real game short and ends
-a deadlock within seconds."""
+"""Default decision cap of arena games of a game without a turn cap (classic Splendor).
+Classic Splendor has no turn limit (C17 ends a game only when a whole round passes), and two
+bots can take and return one token for ever (all coloured tokens held, nothing affordable).
+The arena, not the rules, stops such a game after this many decisions with no winner
+(``end_reason == "decision_cap"``). Games between random bots take about 70-270 decisions
+(2-4 players), between greedy bots about 50-170, so 2,000 (several times the longest) never
+cuts a real game short and ends a deadlock within seconds."""
 
 
 @dataclass(frozen=True)
@@ -113,12 +113,14 @@ def prepare_arena(
         players: seats per game.
         games: games wanted; rounded up to whole cycles (see :mod:`.schedule`).
         seed: arena seed, ``>= 0``.
-        turn_cap: Duel's turn cap (D25): None for :data:`DUEL_TURN_CAP`, 0 for none.
-            Classic has its own stall rule (C17) and takes no turn cap.
-        max_decisions: classic only: the arena stops a game that no rule has ended after
-            this many decisions, with no winner (``end_reason == "decision_cap"``); None
-            for :data:`CLASSIC_DECISION_CAP`, 0 for none. Not a rule: the engine never
-            sees it. Duel takes none (its games end by ``turn_cap``).
+        turn_cap: the turn cap of a game that has one (its ``turn_option``; Duel's, D25):
+            None for the option's default between bots (400), 0 for none. Classic has its
+            own stall rule (C17) and takes no turn cap.
+        max_decisions: for a game without a turn cap (classic): the arena stops a game
+            that no rule has ended after this many decisions, with no winner
+            (``end_reason == "decision_cap"``); None for :data:`CLASSIC_DECISION_CAP`, 0
+            for none. Not a rule: the engine never sees it. Duel takes none (its games end
+            by ``turn_cap``).
 
     Raises:
         ValueError: unknown game, bad player count, bad bot spec, fewer than two bots,
@@ -126,38 +128,17 @@ def prepare_arena(
             decision cap for Duel or a negative one.
     """
     from ..bots import parse_bot_spec
-    from ..game import check_player_count, get_game
+    from ..game import get_game
 
-    module = get_game(game)
-    check_player_count(module, players)
+    found = get_game(game)
+    found.check_players(players)
     specs = parse_bots(bots)
     if games < 1:
         raise ValueError(f"--games must be at least 1, got {games}")
     if seed < 0:
         raise ValueError(f"--seed must be >= 0, got {seed}")
-    options: dict[str, Any] = {}
-    if module.GAME_NAME == "duel":
-        cap = DUEL_TURN_CAP if turn_cap is None else turn_cap
-        if cap < 0:
-            raise ValueError(f"--turn-cap must be >= 0, got {cap}")
-        if cap:
-            options["turn_cap"] = int(cap)
-    elif turn_cap is not None:
-        raise ValueError("--turn-cap is for Splendor Duel only (classic ends by rule C17)")
-    decision_cap: int | None = None
-    if module.GAME_NAME == "duel":
-        if max_decisions is not None:
-            raise ValueError(
-                "--max-decisions is for classic Splendor only; Duel games are capped in "
-                "turns by --turn-cap (D25)"
-            )
-    else:
-        cap = CLASSIC_DECISION_CAP if max_decisions is None else max_decisions
-        if isinstance(cap, bool) or not isinstance(cap, int):
-            raise ValueError(f"--max-decisions must be a whole number, got {cap!r}")
-        if cap < 0:
-            raise ValueError(f"--max-decisions must be >= 0 (0: no cap), got {cap}")
-        decision_cap = int(cap) or None
+    options = _arena_options(found, turn_cap)
+    decision_cap = _decision_cap(found, max_decisions)
     parsed = [parse_bot_spec(s) for s in specs]
     base = [p.label for p in parsed]
     labels = [f"{b}-{i}" if base.count(b) > 1 else b for i, b in enumerate(base)]
@@ -168,7 +149,7 @@ def prepare_arena(
     schedule = make_schedule(
         specs,
         labels,
-        game=module.GAME_NAME,
+        game=found.name,
         num_players=players,
         games=games,
         seed=seed,
@@ -176,7 +157,7 @@ def prepare_arena(
         max_decisions=decision_cap,
     )
     return ArenaSetup(
-        game=module.GAME_NAME,
+        game=found.name,
         players=players,
         specs=tuple(specs),
         labels=tuple(labels),
@@ -186,6 +167,51 @@ def prepare_arena(
         options=options,
         max_decisions=decision_cap,
     )
+
+
+def _arena_options(found: Game, turn_cap: int | None) -> dict[str, Any]:
+    """The options of every game of an arena of ``found``: its defaults between bots
+    (:meth:`~splendor.descriptor.Game.check_options`), the turn cap given if any.
+
+    Raises:
+        ValueError: a turn cap for a game without one, or a negative or too large one.
+    """
+    if found.turn_option is None:
+        if turn_cap is not None:
+            capped = " and ".join(g.title for g in all_games() if g.turn_option is not None)
+            raise ValueError(
+                f"--turn-cap is for {capped} only ({found.title} has no turn cap; "
+                "its stall rule ends a game)"
+            )
+        return found.check_options({}, bots_only=True)
+    if turn_cap is not None and turn_cap < 0:
+        raise ValueError(f"--turn-cap must be >= 0, got {turn_cap}")
+    given = {} if turn_cap is None else {found.turn_option: turn_cap}
+    return found.check_options(given, bots_only=True)
+
+
+def _decision_cap(found: Game, max_decisions: int | None) -> int | None:
+    """The arena's decision cap of a game of ``found`` (None: none): for a game without
+    a turn cap only (:data:`CLASSIC_DECISION_CAP` by default).
+
+    Raises:
+        ValueError: a decision cap for a game with a turn cap, or not a whole number >= 0.
+    """
+    if found.turn_option is not None:
+        if max_decisions is not None:
+            uncapped = " and ".join(g.title for g in all_games() if g.turn_option is None)
+            rule = found.options[found.turn_option].rule
+            raise ValueError(
+                f"--max-decisions is for {uncapped} only; {found.title} games are capped in "
+                f"turns by --turn-cap ({rule})"
+            )
+        return None
+    cap = CLASSIC_DECISION_CAP if max_decisions is None else max_decisions
+    if isinstance(cap, bool) or not isinstance(cap, int):
+        raise ValueError(f"--max-decisions must be a whole number, got {cap!r}")
+    if cap < 0:
+        raise ValueError(f"--max-decisions must be >= 0 (0: no cap), got {cap}")
+    return int(cap) or None
 
 
 def default_out_dir(now: datetime | None = None) -> Path:
@@ -275,80 +301,54 @@ def run_arena(
         splendor.record.RecordError: with ``resume``, a saved record that does not replay.
         ArenaError: a game failed for a reason that is not a bot's, or Ray is unreachable.
     """
-    setup = (
-        bots
-        if isinstance(bots, ArenaSetup)
-        else prepare_arena(
-            bots,
-            game=game,
-            players=players,
-            games=games,
-            seed=seed,
-            turn_cap=turn_cap,
-            max_decisions=max_decisions,
-        )
-    )
+    arena: dict[str, Any] = {"game": game, "players": players, "games": games, "seed": seed}
+    arena.update(turn_cap=turn_cap, max_decisions=max_decisions)
+    setup = bots if isinstance(bots, ArenaSetup) else prepare_arena(bots, **arena)
     check_backend(backend, address, workers)
     if bootstrap < 0:
         raise ValueError(f"bootstrap must be >= 0, got {bootstrap}")
     n_workers = workers if workers is not None else (os.cpu_count() or 1)
     folder = Path(out) if out is not None else default_out_dir()
-    (folder / "games").mkdir(parents=True, exist_ok=True)
-    from ..record import GameRecord
-
-    tasks: Sequence[GameTask] = setup.schedule.tasks
-    total = len(tasks)
     summaries: list[dict[str, Any]] = []
-    saved = sorted((folder / "games").glob("*.json"))
-    if saved and not resume:
-        raise ValueError(
-            f"{folder} already holds {len(saved)} game record(s) of an earlier run; resume that "
-            "run (--resume, with the same settings) or choose another output folder"
-        )
-    if resume:
-        tasks = _resume(tasks, folder, summaries)
+    tasks = _tasks_left(setup, folder, summaries, resume)
     resumed = len(summaries)
     started = time.perf_counter()
-    it = run_tasks(tasks, backend=backend, workers=n_workers, address=address)
-    try:
-        for done in it:
-            summary = done["summary"]
-            path = folder / "games" / f"{summary['index']:05d}.json"
-            GameRecord.from_dict(done["record"]).save(path)
-            summary["record"] = str(Path("games") / path.name)
+    total = len(setup.schedule.tasks)
+    with closing(_play(tasks, folder, backend=backend, workers=n_workers, address=address)) as it:
+        for summary in it:  # (closed at once, workers and all, if on_game raises)
             summaries.append(summary)
             if on_game is not None:
                 on_game(len(summaries), total, summary)
-    finally:
-        close = getattr(it, "close", None)
-        if close is not None:
-            close()
-    elapsed = time.perf_counter() - started
+    run = {
+        "backend": backend,
+        "workers": n_workers if backend != "serial" else 1,
+        "address": address,
+        "elapsed_s": round(time.perf_counter() - started, 3),
+        "resumed_games": resumed,
+    }
+    return _finish(setup, summaries, folder, run, bootstrap=bootstrap, plot=plot)
+
+
+def _finish(
+    setup: ArenaSetup,
+    summaries: list[dict[str, Any]],
+    folder: Path,
+    run: dict[str, Any],
+    *,
+    bootstrap: int,
+    plot: bool,
+) -> dict[str, Any]:
+    """Rate the games, write ``results.json`` (and ``ratings.png`` with ``plot``) in
+    ``folder`` and return the results document; ``run`` holds how the games were played."""
     summaries.sort(key=lambda s: s["index"])
     ratings = rate(summaries, len(setup.labels), bootstrap=bootstrap, seed=setup.seed)
-    sched = setup.schedule
     results = build_results(
-        settings={
-            "game": setup.game,
-            "players": setup.players,
-            "specs": setup.specs,
-            "seed": setup.seed,
-            "requested_games": sched.requested,
-            "cycles": sched.cycles,
-            "lineups": sched.lineups,
-            "options": setup.options,
-            "max_decisions": setup.max_decisions,
-            "deterministic": setup.deterministic,
-        },
+        settings=_settings(setup),
         labels=setup.labels,
         games=summaries,
         ratings=ratings,
         run={
-            "backend": backend,
-            "workers": n_workers if backend != "serial" else 1,
-            "address": address,
-            "elapsed_s": round(elapsed, 3),
-            "resumed_games": resumed,
+            **run,
             "ms_per_decision": ms_per_decision(summaries, len(setup.labels)),
             "out": str(folder),
             "results": str(folder / "results.json"),
@@ -361,10 +361,70 @@ def run_arena(
     return results
 
 
+def _tasks_left(
+    setup: ArenaSetup, folder: Path, summaries: list[dict[str, Any]], resume: bool
+) -> Sequence[GameTask]:
+    """Make ``folder/games`` and return the games still to play: all of them, or with
+    ``resume`` those without a finished record there (the others' summaries go into
+    ``summaries``).
+
+    Raises:
+        ValueError: the folder holds game records and ``resume`` is False.
+    """
+    (folder / "games").mkdir(parents=True, exist_ok=True)
+    tasks: Sequence[GameTask] = setup.schedule.tasks
+    saved = sorted((folder / "games").glob("*.json"))
+    if saved and not resume:
+        raise ValueError(
+            f"{folder} already holds {len(saved)} game record(s) of an earlier run; resume that "
+            "run (--resume, with the same settings) or choose another output folder"
+        )
+    if resume:
+        tasks = _resume(tasks, folder, summaries)
+    return tasks
+
+
+def _play(
+    tasks: Sequence[GameTask], folder: Path, *, backend: str, workers: int, address: str | None
+) -> Generator[dict[str, Any], None, None]:
+    """Play ``tasks`` (:func:`run_tasks`), save each record in ``folder/games`` and yield
+    each game's summary, in order of completion."""
+    from ..record import GameRecord
+
+    it = run_tasks(tasks, backend=backend, workers=workers, address=address)
+    try:
+        for done in it:
+            summary = done["summary"]
+            path = folder / "games" / f"{summary['index']:05d}.json"
+            GameRecord.from_dict(done["record"]).save(path)
+            summary["record"] = str(Path("games") / path.name)
+            yield summary
+    finally:
+        close = getattr(it, "close", None)
+        if close is not None:
+            close()
+
+
+def _settings(setup: ArenaSetup) -> dict[str, Any]:
+    """The ``settings`` of the results document (:func:`build_results`)."""
+    sched = setup.schedule
+    return {
+        "game": setup.game,
+        "players": setup.players,
+        "specs": setup.specs,
+        "seed": setup.seed,
+        "requested_games": sched.requested,
+        "cycles": sched.cycles,
+        "lineups": sched.lineups,
+        "options": setup.options,
+        "max_decisions": setup.max_decisions,
+        "deterministic": setup.deterministic,
+    }
+
+
 __all__ = [
     "BACKENDS",
     "CLASSIC_DECISION_CAP",
-    "DUEL_TURN_CAP",
     "ArenaError",
     "ArenaSetup",
     "GameTask",

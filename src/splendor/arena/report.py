@@ -31,6 +31,7 @@ from typing import Any
 from rich import box
 from rich.table import Table
 
+from ..game import get_game
 from . import ratings as _ratings
 from .style import mean_style
 
@@ -314,9 +315,7 @@ def plot_ratings(results: Mapping[str, Any], path: str | Path) -> Path:
     ax.set_yticklabels(names)
     ax.set_ylim(-0.6, len(rows) - 0.4)
     ax.set_xlabel("Elo (mean 1500), 95% bootstrap interval")
-    game = (
-        "Splendor Duel" if results["game"] == "duel" else f"Splendor, {results['players']} players"
-    )
+    game = get_game(results["game"]).label(results["players"])
     ax.set_title(f"{game}: {results['games']} games")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()

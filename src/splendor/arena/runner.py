@@ -133,16 +133,13 @@ def play_task(task: GameTask | Mapping[str, Any]) -> dict[str, Any]:
     Raises:
         ArenaError: the game failed for a reason that is not a bot's (an engine error).
     """
-    from ..bots import make_bot
     from ..game import get_game
-    from ..match import AgentError, play_game
-    from ..record import GameRecord, decision_cap_result
+    from ..record import GameRecord
 
     t = task.to_dict() if isinstance(task, GameTask) else dict(task)
-    module = get_game(t["game"])
     n = len(t["specs"])
     record = GameRecord(
-        game=module.GAME_NAME,
+        game=get_game(t["game"]).name,
         num_players=n,
         players=list(t["names"]),
         seed=int(t["seed"]),
@@ -153,48 +150,8 @@ def play_task(task: GameTask | Mapping[str, Any]) -> dict[str, Any]:
     bots: list[Any] = []
     agents: list[_Clocked] = []
     try:
-        for seat, (spec, bseed) in enumerate(zip(t["specs"], t["bot_seeds"], strict=True)):
-            try:
-                bot = make_bot(spec, seed=int(bseed))
-            except Exception as e:
-                record.result = _forfeit_result(
-                    record.new_state(), seat, f"could not start bot {spec!r}: {_reason(e)}"
-                )
-                break
-            bots.append(bot)
-            agents.append(_Clocked(bot, seat, last))
-        else:
-            kwargs: dict[str, Any] = {}
-            if _play_game_forfeits():
-                kwargs["forfeit_on_error"] = True
-            if cap is not None:
-                kwargs["max_decisions"] = cap
-            try:
-                final, record = play_game(
-                    agents,
-                    game=module.GAME_NAME,
-                    seed=record.seed,
-                    names=record.players,
-                    record=record,
-                    **kwargs,
-                )
-                if (
-                    cap is not None
-                    and record.result is None
-                    and not final.is_terminal
-                    and len(record.actions) == cap
-                ):
-                    record.result = decision_cap_result(final, cap)
-            except Exception as e:
-                seat = last[0]
-                culprit = agents[seat] if 0 <= seat < n else None
-                if culprit is None or not (isinstance(e, AgentError) or culprit.raised is e):
-                    raise ArenaError(
-                        f"game {t['index']} (seed {t['seed']}, seats {', '.join(t['names'])}) "
-                        f"failed after {len(record.actions)} decisions: {_reason(e)}"
-                    ) from e
-                why = _reason(e) if culprit.raised is e else f"illegal answer: {_reason(e)}"
-                record.result = _forfeit_result(record.replay(), seat, why)
+        if _start_bots(t, record, last, bots, agents):
+            record = _play_record(t, record, agents, cap, last)
     finally:
         _close(bots)
     think = [round(a.seconds, 6) for a in agents] + [0.0] * (n - len(agents))
@@ -210,6 +167,77 @@ def play_task(task: GameTask | Mapping[str, Any]) -> dict[str, Any]:
         "max_decisions": cap,
     }
     return {"summary": summary, "record": record.to_dict()}
+
+
+def _start_bots(
+    t: Mapping[str, Any],
+    record: Any,
+    last: list[int],
+    bots: list[Any],
+    agents: list[_Clocked],
+) -> bool:
+    """Start the bots of task ``t`` into ``bots`` (each clocked, into ``agents``); False
+    when one cannot start: its seat then forfeits (``record.result``)."""
+    from ..bots import make_bot
+
+    for seat, (spec, bseed) in enumerate(zip(t["specs"], t["bot_seeds"], strict=True)):
+        try:
+            bot = make_bot(spec, seed=int(bseed))
+        except Exception as e:
+            record.result = _forfeit_result(
+                record.new_state(), seat, f"could not start bot {spec!r}: {_reason(e)}"
+            )
+            return False
+        bots.append(bot)
+        agents.append(_Clocked(bot, seat, last))
+    return True
+
+
+def _play_record(
+    t: Mapping[str, Any], record: Any, agents: list[_Clocked], cap: int | None, last: list[int]
+) -> Any:
+    """Play the game of task ``t`` into ``record`` (returned) between ``agents``: a bot
+    that fails or answers an illegal action forfeits; a game still going after ``cap``
+    decisions is stopped (:func:`splendor.record.decision_cap_result`).
+
+    Raises:
+        ArenaError: the game failed for a reason that is not a bot's.
+    """
+    from ..match import AgentError, play_game
+    from ..record import decision_cap_result
+
+    kwargs: dict[str, Any] = {}
+    if _play_game_forfeits():
+        kwargs["forfeit_on_error"] = True
+    if cap is not None:
+        kwargs["max_decisions"] = cap
+    try:
+        final, record = play_game(
+            agents,
+            game=record.game,
+            seed=record.seed,
+            names=record.players,
+            record=record,
+            **kwargs,
+        )
+        if (
+            cap is not None
+            and record.result is None
+            and not final.is_terminal
+            and len(record.actions) == cap
+        ):
+            record.result = decision_cap_result(final, cap)
+    except Exception as e:
+        seat = last[0]
+        culprit = agents[seat] if 0 <= seat < len(t["specs"]) else None
+        if culprit is None or not (isinstance(e, AgentError) or culprit.raised is e):
+            raise ArenaError(
+                f"game {t['index']} (seed {t['seed']}, seats {', '.join(t['names'])}) "
+                f"failed after {len(record.actions)} decisions: {_reason(e)}"
+            ) from e
+        why = _reason(e) if culprit.raised is e else f"illegal answer: {_reason(e)}"
+        record.result = _forfeit_result(record.replay(), seat, why)
+    return record
 
 
 def _cap(t: Mapping[str, Any]) -> int | None:
@@ -238,52 +266,12 @@ def summary_from_record(task: GameTask | Mapping[str, Any], record: Any) -> dict
             the arena's decision cap (a capped result with another cap, more actions than
             the cap).
     """
-    from ..record import RecordError
-
     t = task.to_dict() if isinstance(task, GameTask) else dict(task)
     meta = record.metadata.get("arena") if isinstance(record.metadata, dict) else None
-    from ..game import get_game
-
-    mine = {
-        "game": get_game(t["game"]).GAME_NAME,
-        "seed": int(t["seed"]),
-        "players": list(t["names"]),
-        "specs": list(t["specs"]),
-        "bot_seeds": [int(b) for b in t["bot_seeds"]],
-        "index": int(t["index"]),
-        "options": dict(t.get("options") or {}),
-        "max_decisions": _cap(t),
-    }
-    theirs = {
-        "game": record.game,
-        "seed": record.seed,
-        "players": list(record.players),
-        "specs": meta.get("specs", []) if isinstance(meta, dict) else None,
-        "bot_seeds": meta.get("bot_seeds", []) if isinstance(meta, dict) else None,
-        "index": meta.get("index") if isinstance(meta, dict) else None,
-        "options": dict(record.options or {}),
-        "max_decisions": meta.get("max_decisions") if isinstance(meta, dict) else None,
-    }
-    differ = [k for k in mine if mine[k] != theirs[k]]
-    if differ:
-        raise ValueError(
-            f"the saved record of game {t['index']} belongs to another arena "
-            f"({', '.join(f'{k}: {theirs[k]!r}, this arena: {mine[k]!r}' for k in differ)})"
-        )
+    _check_same_arena(t, record, meta)
     if record.result is None:
         return None
-    cap = mine["max_decisions"]
-    capped = record.result.get("end_reason") == "decision_cap"
-    if capped and record.result.get("decision_cap") != cap:
-        raise RecordError(
-            f"the saved record of game {t['index']} was stopped by a decision cap of "
-            f"{record.result.get('decision_cap')!r}, but its arena's cap is {cap}"
-        )
-    if cap is not None and len(record.actions) > cap:
-        raise RecordError(
-            f"the saved record of game {t['index']} holds {len(record.actions)} decisions, "
-            f"more than its arena's decision cap of {cap}"
-        )
+    _check_cap(t, record)
     n = len(t["specs"])
     made = [0] * n
 
@@ -299,6 +287,59 @@ def summary_from_record(task: GameTask | Mapping[str, Any], record: Any) -> dict
     ):
         think = [0.0] * n  # missing or not seconds per seat: unknown
     return _summary(t, record, [float(x) for x in think], made)
+
+
+def _check_same_arena(t: Mapping[str, Any], record: Any, meta: Any) -> None:
+    """Raise ValueError unless ``record`` (its ``metadata["arena"]``: ``meta``) is the
+    record of task ``t`` (:func:`summary_from_record`)."""
+    from ..game import get_game
+
+    mine = {
+        "game": get_game(t["game"]).name,
+        "seed": int(t["seed"]),
+        "players": list(t["names"]),
+        "specs": list(t["specs"]),
+        "bot_seeds": [int(b) for b in t["bot_seeds"]],
+        "index": int(t["index"]),
+        "options": dict(t.get("options") or {}),
+        "max_decisions": _cap(t),
+    }
+    arena = meta if isinstance(meta, dict) else None
+    theirs = {
+        "game": record.game,
+        "seed": record.seed,
+        "players": list(record.players),
+        "specs": arena.get("specs", []) if arena is not None else None,
+        "bot_seeds": arena.get("bot_seeds", []) if arena is not None else None,
+        "index": arena.get("index") if arena is not None else None,
+        "options": dict(record.options or {}),
+        "max_decisions": arena.get("max_decisions") if arena is not None else None,
+    }
+    differ = [k for k in mine if mine[k] != theirs[k]]
+    if differ:
+        raise ValueError(
+            f"the saved record of game {t['index']} belongs to another arena "
+            f"({', '.join(f'{k}: {theirs[k]!r}, this arena: {mine[k]!r}' for k in differ)})"
+        )
+
+
+def _check_cap(t: Mapping[str, Any], record: Any) -> None:
+    """Raise RecordError unless the finished ``record`` fits the decision cap of task
+    ``t`` (:func:`summary_from_record`)."""
+    from ..record import RecordError
+
+    cap = _cap(t)
+    capped = record.result.get("end_reason") == "decision_cap"
+    if capped and record.result.get("decision_cap") != cap:
+        raise RecordError(
+            f"the saved record of game {t['index']} was stopped by a decision cap of "
+            f"{record.result.get('decision_cap')!r}, but its arena's cap is {cap}"
+        )
+    if cap is not None and len(record.actions) > cap:
+        raise RecordError(
+            f"the saved record of game {t['index']} holds {len(record.actions)} decisions, "
+            f"more than its arena's decision cap of {cap}"
+        )
 
 
 def _summary(

@@ -159,11 +159,11 @@ def game_of(observation: Any) -> str:
 
 @functools.cache
 def _tables_json(game: str) -> str:
-    module = get_game(game)
-    tables: dict[str, Any] = {"cards": [dataclasses.asdict(c) for c in module.CARDS]}
-    for key in ("NOBLES", "ROYALS"):
-        if hasattr(module, key):
-            tables[key.lower()] = [dataclasses.asdict(x) for x in getattr(module, key)]
+    found = get_game(game)
+    tables: dict[str, Any] = {
+        "cards": [dataclasses.asdict(c) for c in found.cards],
+        found.tiles_name: [dataclasses.asdict(x) for x in found.tiles],
+    }
     return json.dumps(tables)
 
 
@@ -229,18 +229,7 @@ def parse_reply(line: bytes, request: int, legal_actions: Sequence[Any]) -> Any 
             is not an id (whole number) or a notation (string) of a legal action.
     """
     text = line.decode("utf-8", errors="replace")
-    try:
-        message = json.loads(text)
-    except json.JSONDecodeError:
-        raise ReplyError(f"answered a line that is not JSON: {_short(text)}") from None
-    except RecursionError:
-        raise ReplyError(f"answered JSON nested too deeply to read: {_short(text)}") from None
-    except ValueError:  # a number longer than Python reads (sys.get_int_max_str_digits)
-        raise ReplyError(f"answered JSON with a number too long to read: {_short(text)}") from None
-    if not isinstance(message, dict):
-        raise ReplyError(
-            f'answered {_short(text)}, which is not a JSON object {{"request": N, "action": ...}}'
-        )
+    message = _reply_object(text)
     got = message.get("request")
     if "request" not in message or isinstance(got, bool) or not isinstance(got, int):
         shown = _short(text) if "request" not in message else _json_short(got)
@@ -261,7 +250,37 @@ def parse_reply(line: bytes, request: int, legal_actions: Sequence[Any]) -> Any 
         raise ReplyError(f"answered {_short(text)} when no decision was pending")
     if "action" not in message:
         raise ReplyError(f'answered {_short(text)}, which is not a JSON object with an "action"')
-    answer = message["action"]
+    return _named_action(message["action"], legal_actions)
+
+
+def _reply_object(text: str) -> dict[str, Any]:
+    """The JSON object of a reply line (:func:`parse_reply`).
+
+    Raises:
+        ReplyError: not JSON (nested too deeply, numbers too long), or not an object.
+    """
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError:
+        raise ReplyError(f"answered a line that is not JSON: {_short(text)}") from None
+    except RecursionError:
+        raise ReplyError(f"answered JSON nested too deeply to read: {_short(text)}") from None
+    except ValueError:  # a number longer than Python reads (sys.get_int_max_str_digits)
+        raise ReplyError(f"answered JSON with a number too long to read: {_short(text)}") from None
+    if not isinstance(message, dict):
+        raise ReplyError(
+            f'answered {_short(text)}, which is not a JSON object {{"request": N, "action": ...}}'
+        )
+    return message
+
+
+def _named_action(answer: Any, legal_actions: Sequence[Any]) -> Any:
+    """The element of ``legal_actions`` that a reply's ``"action"`` names: an id (whole
+    number) or a notation (string) (:func:`parse_reply`).
+
+    Raises:
+        ReplyError: neither, or not a legal action.
+    """
     n = len(legal_actions)
     if isinstance(answer, int) and not isinstance(answer, bool):
         for action in legal_actions:
@@ -271,28 +290,28 @@ def parse_reply(line: bytes, request: int, legal_actions: Sequence[Any]) -> Any 
             f"answered action id {_short(str(answer))[1:-1]}, which is not one of the {n} "
             "legal actions"
         )
-    if isinstance(answer, str):
-        for action in legal_actions:
-            if str(action) == answer:
-                return action
-        try:
-            parsed = type(legal_actions[0]).parse(answer)
-        except ValueError as e:
-            lines = str(e).splitlines()
-            first = lines[0] if lines else "malformed"
-            if len(first) > _SHOWN_CHARS:
-                first = first[:_SHOWN_CHARS] + "…"
-            raise ReplyError(
-                f"answered {_short(answer)}, which is not an action notation ({first})"
-            ) from None
-        for action in legal_actions:
-            if action == parsed:
-                return action
-        raise ReplyError(f"answered {_short(answer)}, which is not one of the {n} legal actions")
-    raise ReplyError(
-        f'answered "action": {_json_short(answer)}; it must be an action id '
-        "(a whole number) or a notation (a string)"
-    )
+    if not isinstance(answer, str):
+        raise ReplyError(
+            f'answered "action": {_json_short(answer)}; it must be an action id '
+            "(a whole number) or a notation (a string)"
+        )
+    for action in legal_actions:
+        if str(action) == answer:
+            return action
+    try:
+        parsed = type(legal_actions[0]).parse(answer)
+    except ValueError as e:
+        lines = str(e).splitlines()
+        first = lines[0] if lines else "malformed"
+        if len(first) > _SHOWN_CHARS:
+            first = first[:_SHOWN_CHARS] + "…"
+        raise ReplyError(
+            f"answered {_short(answer)}, which is not an action notation ({first})"
+        ) from None
+    for action in legal_actions:
+        if action == parsed:
+            return action
+    raise ReplyError(f"answered {_short(answer)}, which is not one of the {n} legal actions")
 
 
 # ------------------------------------------------------------------ processes

@@ -24,39 +24,80 @@ file (:class:`splendor.bots.network.PolicyValueNet` ``features``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numba import njit
 
+from ..descriptor import Game
 from ..encoding import (
     C_CARD_FEATURES,
     C_NOBLE_FEATURES,
     C_RESERVED_FEATURES,
     D_CARD_FEATURES,
     D_RESERVED_FEATURES,
-    game_name,
     layout,
     observation_size,
 )
+from ..game import get_game
 
 _NUM_CARDS = 12  # classic: 3 levels x 4 face-up cards; Duel: the pyramid's 3 + 4 + 5
 _MAX_RESERVED = 3
-_C_NOBLES = 5
+_C_NOBLES = 5  # the most nobles on the table (C3), read by the compiled features
 _FAR = 20.0  # the shortfall given when a seat sees no card at all
 
 
-def per_seat(game: str) -> int:
+@dataclass(frozen=True)
+class ReachLayout:
+    """Where a game's tensor holds what the reach features read: its ``"reach"`` part
+    (:meth:`splendor.descriptor.Game.part`).
+
+    Attributes:
+        cards: the layout field of the visible cards (``"faceup"``, ``"pyramid"``).
+        card_features, reserved_features: the features of a card slot and of a reserved
+            slot (:mod:`splendor.encoding`).
+        token_stride: the values per seat of the ``players.tokens`` field (gold last).
+        cost_colours: the cost values of a card (5 gems, and pearls in Duel).
+        nobles: the layout field of the nobles, or None when the game has none.
+        noble_features: the features of a noble slot (empty without nobles).
+        num_nobles: the noble slots the features read (0 without nobles).
+    """
+
+    cards: str
+    card_features: tuple[str, ...]
+    reserved_features: tuple[str, ...]
+    token_stride: int
+    cost_colours: int
+    nobles: str | None = None
+    noble_features: tuple[str, ...] = ()
+    num_nobles: int = 0
+
+
+CLASSIC_REACH = ReachLayout(
+    "faceup", C_CARD_FEATURES, C_RESERVED_FEATURES, 6, 5, "nobles", C_NOBLE_FEATURES, _C_NOBLES
+)
+"""Classic Splendor: 12 face-up cards, 5 gems and gold, up to 5 nobles (C3, C4)."""
+
+DUEL_REACH = ReachLayout("pyramid", D_CARD_FEATURES, D_RESERVED_FEATURES, 7, 6)
+"""Splendor Duel: the pyramid's 12 cards, 5 gems, pearls and gold, no nobles (D4)."""
+
+
+def _reach(game: str | Game) -> ReachLayout:
+    layout_: ReachLayout = get_game(game).part("reach")
+    return layout_
+
+
+def per_seat(game: str | Game) -> int:
     """Values per seat: 3 per card (face-up or pyramid, then the 3 reserved slots), 1 per
     noble (classic), and 4 totals.
 
     Raises:
         ValueError: unknown game.
     """
-    name = game_name(game)
-    nobles = _C_NOBLES if name == "classic" else 0
-    return 3 * (_NUM_CARDS + _MAX_RESERVED) + nobles + 4
+    return 3 * (_NUM_CARDS + _MAX_RESERVED) + _reach(game).num_nobles + 4
 
 
-def feature_size(game: str, num_players: int = 2) -> int:
+def feature_size(game: str | Game, num_players: int = 2) -> int:
     """Length of the feature block of ``game`` with ``num_players`` seats.
 
     Raises:
@@ -66,7 +107,7 @@ def feature_size(game: str, num_players: int = 2) -> int:
     return num_players * per_seat(game)
 
 
-def feature_plan(game: str, num_players: int = 2) -> np.ndarray:
+def feature_plan(game: str | Game, num_players: int = 2) -> np.ndarray:
     """The tensor offsets :func:`reach_features` reads (``int64``, shape ``(13,)``):
     tokens, token stride, bonuses, cards, card stride, cost offset in a card, cost colours,
     reserved, reserved stride, nobles (-1: none), noble stride, points offset in a card,
@@ -75,31 +116,22 @@ def feature_plan(game: str, num_players: int = 2) -> np.ndarray:
     Raises:
         ValueError: unknown game or a player count it does not allow.
     """
-    name = game_name(game)
-    off = {f.name: f.offset for f in layout(name, num_players)}
-    card: tuple[str, ...]
-    res: tuple[str, ...]
-    if name == "classic":
-        card, res = C_CARD_FEATURES, C_RESERVED_FEATURES
-        cards, tok_stride, n_cost = off["faceup"], 6, 5
-        nobles, noble_stride = off["nobles"], len(C_NOBLE_FEATURES)
-    else:
-        card, res = D_CARD_FEATURES, D_RESERVED_FEATURES
-        cards, tok_stride, n_cost = off["pyramid"], 7, 6
-        nobles, noble_stride = -1, 0
+    off = {f.name: f.offset for f in layout(game, num_players)}
+    reach = _reach(game)
+    card = reach.card_features
     return np.array(
         [
             off["players.tokens"],
-            tok_stride,
+            reach.token_stride,
             off["players.bonuses"],
-            cards,
+            off[reach.cards],
             len(card),
             card.index("cost_W"),
-            n_cost,
+            reach.cost_colours,
             off["players.reserved"],
-            len(res),
-            nobles,
-            noble_stride,
+            len(reach.reserved_features),
+            -1 if reach.nobles is None else off[reach.nobles],
+            len(reach.noble_features),
             card.index("points"),
             num_players,
         ],
@@ -236,7 +268,7 @@ def with_features(x: np.ndarray, game: str, num_players: int = 2) -> np.ndarray:
     n_in = observation_size(game, num_players)
     if rows.shape[1] != n_in:
         raise ValueError(
-            f"{game_name(game)} tensors with {num_players} players have {n_in} values, "
+            f"{get_game(game).package} tensors with {num_players} players have {n_in} values, "
             f"got {rows.shape[1]}"
         )
     extra = np.zeros((rows.shape[0], feature_size(game, num_players)), np.float32)

@@ -40,12 +40,6 @@ import numpy as np
 
 from ..classic.cards import Card
 from ..colors import GOLD, NUM_GEMS
-from ..duel.state import Observation as _DuelObservation
-from ..duel.state import State as _DuelState
-from .greedy_duel import DuelEvaluator
-
-_DUEL_VIEWS = (_DuelObservation, _DuelState)
-"""Splendor Duel views: :meth:`GreedyBot.choose` scores them with :class:`DuelEvaluator`."""
 
 # --- weights, in prestige points --------------------------------------------------------
 WIN_BONUS = 50.0
@@ -164,8 +158,8 @@ def _noble_need(req: Sequence[int], bonuses: Sequence[int]) -> int:
 
 class GreedyBot:
     """One-ply heuristic player of classic Splendor (see the module docstring) and of
-    Splendor Duel (:mod:`splendor.bots.greedy_duel`): :meth:`choose` dispatches on the
-    observation's game.
+    Splendor Duel (:mod:`splendor.bots.greedy_duel`): :meth:`choose` scores with the
+    evaluator of the observation's game (its ``"greedy_evaluator"`` part).
 
     It reads only its observation and chooses only among ``legal_actions``; equal scores
     are broken by its numpy generator, so the same seed makes the same choices.
@@ -191,18 +185,18 @@ class GreedyBot:
             raise ValueError("no legal action to choose from")
         if len(legal_actions) == 1:
             return legal_actions[0]
-        if isinstance(observation, _DUEL_VIEWS):
-            scores = DuelEvaluator(observation).scores(legal_actions)
-        else:
-            scores = _Evaluator(observation).scores(legal_actions)
+        evaluator = observation.game.part("greedy_evaluator")
+        scores = evaluator(observation).scores(legal_actions)
         best = max(scores)
         top = [i for i, s in enumerate(scores) if s >= best - _EPS]
         pick = top[0] if len(top) == 1 else top[int(self._rng.integers(len(top)))]
         return legal_actions[pick]
 
 
-class _Evaluator:
-    """Everything the scores need, read once from the observation."""
+class ClassicEvaluator:
+    """Scores of the legal decisions of one classic observation (the module docstring):
+    everything the scores need, read once from the observation (classic Splendor's
+    ``"greedy_evaluator"`` part)."""
 
     def __init__(self, obs: Any) -> None:
         seat = getattr(obs, "seat", None)
@@ -471,20 +465,20 @@ class _Evaluator:
 
 
 _SCORERS = {
-    "take3": _Evaluator.score_take,
-    "take2_different": _Evaluator.score_take,
-    "take1": _Evaluator.score_take,
-    "take2_same": _Evaluator.score_take,
-    "reserve_faceup": _Evaluator.score_reserve_faceup,
-    "reserve_deck": _Evaluator.score_reserve_deck,
-    "buy_faceup": _Evaluator.score_buy_faceup,
-    "buy_reserved": _Evaluator.score_buy_reserved,
-    "buy_choose": _Evaluator.score_other,
-    "pay_gold": _Evaluator.score_pay_gold,
-    "pay": _Evaluator.score_pay,
-    "return": _Evaluator.score_return,
-    "noble": _Evaluator.score_noble,
-    "pass": _Evaluator.score_pass,
+    "take3": ClassicEvaluator.score_take,
+    "take2_different": ClassicEvaluator.score_take,
+    "take1": ClassicEvaluator.score_take,
+    "take2_same": ClassicEvaluator.score_take,
+    "reserve_faceup": ClassicEvaluator.score_reserve_faceup,
+    "reserve_deck": ClassicEvaluator.score_reserve_deck,
+    "buy_faceup": ClassicEvaluator.score_buy_faceup,
+    "buy_reserved": ClassicEvaluator.score_buy_reserved,
+    "buy_choose": ClassicEvaluator.score_other,
+    "pay_gold": ClassicEvaluator.score_pay_gold,
+    "pay": ClassicEvaluator.score_pay,
+    "return": ClassicEvaluator.score_return,
+    "noble": ClassicEvaluator.score_noble,
+    "pass": ClassicEvaluator.score_pass,
 }
 
-__all__ = ["GreedyBot"]
+__all__ = ["ClassicEvaluator", "GreedyBot"]

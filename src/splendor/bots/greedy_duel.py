@@ -361,13 +361,18 @@ class _ReachModel:
             over[idx] -= 1
 
 
-class DuelEvaluator:
-    """Scores of the legal decisions of one duel observation (see the module docstring).
+class _DuelPosition:
+    """What the evaluator knows of one duel position before it scores a decision (the
+    module docstring's *aim* and *reach*): each side's holdings and target, what a card
+    brings either side, the reach of token vectors, and the opponent's threats.
 
     Args:
         obs: a :class:`splendor.duel.Observation` of the seat to play (a full
             :class:`splendor.duel.State` works too; only what the current seat may see is
             read).
+
+    Raises:
+        ValueError: the game is over (no seat to play).
     """
 
     def __init__(self, obs: Observation | State) -> None:
@@ -582,7 +587,20 @@ class DuelEvaluator:
             return PRIVILEGE_GIVE
         return PRIVILEGE_GIVE + PRIVILEGE_KEEP if self.me.priv > 0 else 0.0
 
-    # ------------------------------------------------------------------ scoring
+
+class DuelEvaluator(_DuelPosition):
+    """Scores of the legal decisions of one duel observation (see the module docstring):
+    the main phase's decisions against each other (takes, buys, the gold for a reserve,
+    privileges, replenishing), the other phases' one kind at a time.
+
+    Args:
+        obs: a :class:`splendor.duel.Observation` of the seat to play (a full
+            :class:`splendor.duel.State` works too; only what the current seat may see is
+            read).
+
+    Raises:
+        ValueError: the game is over (no seat to play).
+    """
 
     def scores(self, legal: Sequence[Any]) -> list[float]:
         """One score per element of ``legal`` (higher is better)."""

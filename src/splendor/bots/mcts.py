@@ -10,65 +10,19 @@ observation every iteration, so it never reads hidden information (C16, D22).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..classic import state as classic_state
-from ..classic.actions import NUM_ACTIONS as CLASSIC_ACTIONS
-from ..classic.actions import Action as ClassicAction
-from ..duel import state as duel_state
-from ..duel.actions import NUM_ACTIONS as DUEL_ACTIONS
-from ..duel.actions import Action as DuelAction
+from ..game import games
 from ..rng import seed_rng
 from . import search
+from .search import SearchPart
 
 PLAYOUTS = ("greedy", "heuristic", "random")
 """Playout policies: greedy's evaluation compiled, a cheap rule of thumb, uniform random."""
-
-
-@dataclass(frozen=True)
-class _Kernel:
-    search: Callable[..., int]  # heuristic and random playouts
-    search_greedy: Callable[..., int] | None  # greedy playouts (None: not available)
-    dtype: np.dtype
-    num_actions: int
-    num_seats: int
-    action: type[ClassicAction] | type[DuelAction]
-    default_policy: str  # playout policy (one of PLAYOUTS)
-    default_playout: int  # decisions before a cut-off; 0: to the end of the game
-    default_exploration: float  # UCB constant
-    default_margin: float  # weight of the evaluation in a finished playout's reward
-
-
-_KERNELS = {
-    classic_state.Observation: _Kernel(
-        search.search_classic,
-        search.search_classic_greedy,
-        classic_state.STATE_DTYPE,
-        CLASSIC_ACTIONS,
-        4,
-        ClassicAction,
-        "greedy",
-        0,
-        0.4,
-        0.0,
-    ),
-    duel_state.Observation: _Kernel(
-        search.search_duel,
-        search.search_duel_greedy,
-        duel_state.STATE_DTYPE,
-        DUEL_ACTIONS,
-        2,
-        DuelAction,
-        "heuristic",
-        16,
-        0.7,
-        0.0,
-    ),
-}
 
 
 @dataclass(frozen=True)
@@ -101,9 +55,10 @@ class MCTSBot:
         seconds: time budget per decision in seconds (used when ``iterations`` is None).
         iterations: iteration budget per decision; deterministic for a given ``seed``.
         playout: ``"greedy"`` (both sides play greedy's evaluation, compiled:
-            :mod:`splendor.bots.greedy_compiled`; classic only), ``"heuristic"`` (buy the
-            best card, else take tokens) or ``"random"`` (uniform legal decisions); None
-            (default): per game, greedy for classic, heuristic for Duel.
+            :mod:`splendor.bots.greedy_compiled`, :mod:`splendor.bots.greedy_duel_compiled`),
+            ``"heuristic"`` (buy the best card, else take tokens) or ``"random"`` (uniform
+            legal decisions); None (default): the game's, from its ``"search"`` part
+            (greedy for classic, heuristic for Duel).
         seed: seed of the search's generator.
         name: label for tables and records (default ``"mcts"``).
         exploration: the UCB constant ``c`` (rewards are in [0, 1]); default per game
@@ -121,8 +76,7 @@ class MCTSBot:
 
     Raises:
         ValueError: no budget, a non-positive budget, a negative ``max_playout`` or
-            ``exploration``, a ``margin`` outside [0, 1] or an unknown playout. A playout
-            that the observation's game does not offer raises when the bot searches.
+            ``exploration``, a ``margin`` outside [0, 1] or an unknown playout.
     """
 
     def __init__(
@@ -179,19 +133,13 @@ class MCTSBot:
 
         Raises:
             ValueError: ``legal_actions`` is empty.
-            TypeError: ``observation`` is not a classic or duel observation.
+            TypeError: ``observation`` is not an observation of a game of the project.
         """
         if not legal_actions:
             raise ValueError("no legal action to choose from")
         if len(legal_actions) == 1:
             return legal_actions[0]
-        kernel = _KERNELS.get(type(observation))
-        if kernel is None:
-            raise TypeError(
-                "MCTSBot plays from a classic or duel Observation, got "
-                f"{type(observation).__name__}"
-            )
-        stats = self.search(observation, kernel)
+        stats = self.search(observation)
         by_id = {a.id: a for a in legal_actions}
         best = max(
             (c for c in search.root_children(*stats) if c[0] in by_id),
@@ -200,57 +148,36 @@ class MCTSBot:
         )
         return by_id[best[0]] if best is not None else legal_actions[0]
 
-    def search(
-        self, observation: Any, kernel: _Kernel | None = None
-    ) -> tuple[np.ndarray, np.ndarray]:
+    def search(self, observation: Any) -> tuple[np.ndarray, np.ndarray]:
         """Run one search from ``observation`` and return the tree ``(links, stats)``
-        (see :func:`splendor.bots.search.new_tree`); :attr:`last` describes it.
+        (see :func:`splendor.bots.search.new_tree`); :attr:`last` describes it. The game's
+        ``"search"`` part (:class:`splendor.bots.search.SearchPart`) gives the compiled
+        search and the defaults of the settings left at None.
 
         Raises:
             ValueError: the observation is inconsistent (cannot be determinized).
+            TypeError: ``observation`` is not an observation of a game of the project.
         """
-        kernel = kernel or _KERNELS[type(observation)]
+        game = getattr(observation, "game", None)
+        if game not in games() or not isinstance(observation, game.observation_type):
+            raise TypeError(
+                f"MCTSBot plays from a game's Observation, got {type(observation).__name__}"
+            )
+        part: SearchPart = game.part("search")
+        tree = search.new_tree(self._capacity())
+        links, stats, size = tree
         obs = observation.array
-        if self.iterations is not None:
-            capacity = self.iterations + 1
-        else:
-            assert self.seconds is not None  # a bot has an iteration or a time budget
-            capacity = int(min(8_000_000, max(10_000, self.seconds * 200_000)))
-        links, stats, size = search.new_tree(capacity)
-        work = np.zeros(1, dtype=kernel.dtype)
-        mask = np.zeros(kernel.num_actions, dtype=np.bool_)
-        reward = np.zeros(kernel.num_seats, dtype=np.float64)
-        policy = kernel.default_policy if self.playout is None else self.playout
-        heuristic = policy != "random"
-        run = kernel.search
-        if policy == "greedy":
-            if kernel.search_greedy is None:
-                raise ValueError(
-                    "greedy playouts are not available for this game; use 'heuristic' or 'random'"
-                )
-            run = kernel.search_greedy
-        depth = kernel.default_playout if self.max_playout is None else self.max_playout
-        depth = depth or (1 << 30)
-        exploration = kernel.default_exploration if self.exploration is None else self.exploration
-        margin = kernel.default_margin if self.margin is None else self.margin
+        scratch = (
+            obs,
+            np.zeros(1, dtype=game.state_dtype),
+            np.zeros(game.num_actions, dtype=np.bool_),
+            np.zeros(game.max_players, dtype=np.float64),
+        )
+        settings = self._settings(part)
         start = time.perf_counter()
 
         def step(want: int) -> int:
-            n: int = run(
-                obs,
-                work,
-                mask,
-                reward,
-                links,
-                stats,
-                size,
-                want,
-                exploration,
-                depth,
-                heuristic,
-                margin,
-                self._rng,
-            )
+            n: int = part.mcts(tree, scratch, (want, *settings), self._rng)
             return n
 
         done = search.run_budget(
@@ -263,15 +190,34 @@ class MCTSBot:
         )
         elapsed = time.perf_counter() - start
         visits = {
-            str(kernel.action.from_id(a)): int(n) for a, n, _ in search.root_children(links, stats)
+            str(game.action_type.from_id(a)): int(n)
+            for a, n, _ in search.root_children(links, stats)
         }
         self.last = SearchStats(done, elapsed, int(size[0]), visits)
         return links, stats
 
+    def _capacity(self) -> int:
+        """The tree's nodes: one per iteration (and the root) with an iteration budget,
+        else an estimate from the time budget."""
+        if self.iterations is not None:
+            return self.iterations + 1
+        assert self.seconds is not None  # a bot has an iteration or a time budget
+        return int(min(8_000_000, max(10_000, self.seconds * 200_000)))
+
+    def _settings(self, part: SearchPart) -> tuple[float, int, int, float]:
+        """``(c, max_playout, playout, margin)`` of the compiled search
+        (:data:`splendor.bots.search.SearchSettings` without the iterations): this bot's
+        settings, the game's defaults (``part``) for those left at None."""
+        policy = part.policy if self.playout is None else self.playout
+        depth = part.max_playout if self.max_playout is None else self.max_playout
+        exploration = part.exploration if self.exploration is None else self.exploration
+        margin = part.margin if self.margin is None else self.margin
+        return exploration, depth or (1 << 30), search.PLAYOUT_CODES[policy], margin
+
 
 def warm_up() -> None:
-    """Compile the search kernels for both games (or load them from numba's cache)."""
-    for module in (classic_state, duel_state):
-        st = module.new_game(2, 0)
+    """Compile the search kernels of every game (or load them from numba's cache)."""
+    for game in games():
+        st = game.deal(game.min_players, 0)
         for playout in PLAYOUTS:
             MCTSBot(iterations=4, seed=0, playout=playout).search(st.observation(0))

@@ -12,17 +12,18 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from .. import classic, duel
+from ..descriptor import Game
 from ..encoding import card_tables, field_offsets
+from ..game import games
 from ..rng import seed_rng
 from . import net_search, search
 from .features import search_plan
 from .mcts import MCTSBot, SearchStats
+from .net_search import NetScratch, NetSearchPart
 from .nets import shipped_path
 from .network import WEIGHTS, PolicyValueNet
 
@@ -142,7 +143,7 @@ class NetBot:
         Raises:
             ValueError: ``legal_actions`` is empty, or the observation's game or player
                 count is not the network's.
-            TypeError: ``observation`` is not a classic or duel observation.
+            TypeError: ``observation`` is not an observation of a game of the project.
         """
         if not legal_actions:
             raise ValueError("no legal action to choose from")
@@ -182,85 +183,103 @@ class NetBot:
             ValueError, TypeError: as :meth:`choose`; an observation that cannot be
                 determinized; a ``focus`` that is not a legal decision of the root.
         """
-        module: ModuleType
-        if isinstance(observation, classic.Observation):
-            game, module, kernel = "classic", classic, net_search.net_search_classic
-        elif isinstance(observation, duel.Observation):
-            game, module, kernel = "duel", duel, net_search.net_search_duel
-        else:
+        game = getattr(observation, "game", None)
+        if game not in games() or not isinstance(observation, game.observation_type):
             raise TypeError(
-                f"NetBot plays from a classic or duel Observation, got {type(observation).__name__}"
+                f"NetBot plays from a game's Observation, got {type(observation).__name__}"
             )
         n = observation.num_players
-        net = self.net
-        if net is None:
-            chosen = self._shipped_for(game, n)
-            if isinstance(chosen, MCTSBot):  # no network ships for this game
-                if focus is not None:
-                    raise ValueError(f"no network ships for {game} with {n} players")
-                links, stats = chosen.search(observation)
-                self.last = chosen.last
-                return links, stats
-            net = chosen
-        elif (game, n) != (net.game, net.num_players):
-            raise ValueError(
-                f"this bot's network plays {net.game} with {net.num_players} players, "
-                f"not {game} with {n}"
-            )
-        play = net.info.get("play") or {}
-
-        def setting(mine: float | None, key: str, default: float) -> float:
-            """This bot's setting, else the network's ``info["play"]``, else ``default``."""
-            return float(mine) if mine is not None else float(play.get(key, default))
-
-        mix = setting(self.mix, "mix", 0.0)
-        exploration = setting(self.exploration, "exploration", DEFAULT_EXPLORATION)
+        net = self._network(game, n, focus)
+        if isinstance(net, MCTSBot):  # no network ships for this game
+            links, stats = net.search(observation)
+            self.last = net.last
+            return links, stats
+        tree = net_search.new_tree(self._capacity(focus_visits))
+        links, stats, size = tree
+        part: NetSearchPart = game.part("net_search")
         obs = observation.array
-        capacity = (
-            MAX_NODES
-            if self.iterations is None
-            else min(MAX_NODES, (self.iterations + max(0, focus_visits)) * 96)
+        scratch = (
+            obs,
+            np.zeros(1, dtype=obs.dtype),
+            np.zeros(game.num_actions, np.bool_),
+            np.zeros(n),
         )
-        links, stats, size = net_search.new_tree(capacity)
-        work = np.zeros(1, dtype=obs.dtype)
-        mask = np.zeros(module.NUM_ACTIONS, np.bool_)
-        reward = np.zeros(n)
-        x = np.zeros(net.input_size, np.float32)
-        features = search_plan(game, n, net.features)
-        off = field_offsets(game, n)
-        policy = np.zeros(module.NUM_ACTIONS)
-        value = np.zeros(n)
-        weights = tempered(net, setting(self.temperature, "temperature", 1.0))
-        lookahead = int(setting(self.lookahead, "lookahead", 0))
-        tables = card_tables(game)
-        depth = self.max_playout or (16 if game == "duel" else 1 << 30)
+        buffers = self._buffers(game, n, net)
+        settings = self._settings(game, net)
         start = time.perf_counter()
 
         def step(want: int) -> int:
-            n: int = kernel(
-                obs,
-                work,
-                mask,
-                reward,
-                links,
-                stats,
-                size,
-                want,
-                exploration,
-                self._rng,
-                x,
-                off,
-                policy,
-                value,
-                weights,
-                features,
-                tables,
-                mix,
-                depth,
-                lookahead,
-            )
-            return n
+            ran: int = part.run(tree, scratch, buffers, (want, *settings), self._rng)
+            return ran
 
+        done = self._run(step, links, stats, start)
+        elapsed = time.perf_counter() - start
+        visits = {
+            str(game.action_type.from_id(a)): int(v)
+            for a, v, _ in search.root_children(links, stats[:3])
+        }
+        self.last = SearchStats(done, elapsed, int(size[0]), visits)
+        if focus is not None:
+            focus_on(links, stats, focus, max(focus_visits, int(focus_share * done)), step)
+        return links, stats
+
+    def _network(self, game: Game, n: int, focus: int | None) -> PolicyValueNet | MCTSBot:
+        """The network that searches ``game`` with ``n`` players: this bot's, else the
+        shipped one, else the MCTS bot that stands in for it.
+
+        Raises:
+            ValueError: this bot's network plays another game or player count; no network
+                ships for it and ``focus`` is asked for.
+        """
+        if self.net is None:
+            chosen = self._shipped_for(game.package, n)
+            if isinstance(chosen, MCTSBot) and focus is not None:
+                raise ValueError(f"no network ships for {game.package} with {n} players")
+            return chosen
+        if (game.package, n) != (self.net.game, self.net.num_players):
+            raise ValueError(
+                f"this bot's network plays {self.net.game} with {self.net.num_players} "
+                f"players, not {game.package} with {n}"
+            )
+        return self.net
+
+    def _capacity(self, focus_visits: int) -> int:
+        """The tree's nodes: about 96 per iteration with an iteration budget (each
+        expansion adds one node per legal decision), at most :data:`MAX_NODES`."""
+        if self.iterations is None:
+            return MAX_NODES
+        return min(MAX_NODES, (self.iterations + max(0, focus_visits)) * 96)
+
+    def _buffers(self, game: Game, n: int, net: PolicyValueNet) -> NetScratch:
+        """The network's buffers and arrays for the compiled search
+        (:data:`splendor.bots.net_search.NetScratch`)."""
+        play = net.info.get("play") or {}
+        temperature = _setting(self.temperature, play, "temperature", 1.0)
+        return (
+            np.zeros(net.input_size, np.float32),
+            field_offsets(game, n),
+            np.zeros(game.num_actions),
+            np.zeros(n),
+            tempered(net, temperature),
+            search_plan(game.package, n, net.features),
+            card_tables(game),
+        )
+
+    def _settings(self, game: Game, net: PolicyValueNet) -> tuple[float, float, int, int]:
+        """``(c, mix, max_playout, lookahead)`` of the compiled search
+        (:data:`splendor.bots.net_search.NetSettings` without the iterations): this bot's
+        settings, else the network's ``info["play"]``, else the defaults (the playouts'
+        length: the game's, from its ``"search"`` part)."""
+        play = net.info.get("play") or {}
+        exploration = _setting(self.exploration, play, "exploration", DEFAULT_EXPLORATION)
+        mix = _setting(self.mix, play, "mix", 0.0)
+        lookahead = int(_setting(self.lookahead, play, "lookahead", 0))
+        depth: int = self.max_playout or game.part("search").depth
+        return exploration, mix, depth, lookahead
+
+    def _run(self, step: Any, links: np.ndarray, stats: np.ndarray, start: float) -> int:
+        """Run the search's budget (:func:`splendor.bots.search.run_budget`), the root
+        first when noise is mixed into its priors; returns the iterations run."""
         done = 0
         if self.noise > 0.0:  # expand the root, then mix the noise into its priors
             done = search.run_budget(
@@ -278,15 +297,7 @@ class NetBot:
                 early_stop=self.early_stop,
                 chunk=16,
             )
-        elapsed = time.perf_counter() - start
-        action = module.Action
-        visits = {
-            str(action.from_id(a)): int(v) for a, v, _ in search.root_children(links, stats[:3])
-        }
-        self.last = SearchStats(done, elapsed, int(size[0]), visits)
-        if focus is not None:
-            focus_on(links, stats, focus, max(focus_visits, int(focus_share * done)), step)
-        return links, stats
+        return done
 
     def _shipped_for(self, game: str, players: int) -> PolicyValueNet | MCTSBot:
         """The shipped network of ``game`` with ``players`` players, or the MCTS bot that
@@ -319,6 +330,11 @@ class NetBot:
         for k, node in enumerate(children):
             prior = stats[net_search.S_PRIOR, node]
             stats[net_search.S_PRIOR, node] = (1.0 - self.noise) * prior + self.noise * eta[k]
+
+
+def _setting(mine: float | None, play: dict[str, Any], key: str, default: float) -> float:
+    """A bot's setting ``mine``, else the network's ``play[key]``, else ``default``."""
+    return float(mine) if mine is not None else float(play.get(key, default))
 
 
 def focus_on(
@@ -389,11 +405,9 @@ def warm_up() -> None:
     """Compile the network search's kernel for each game (or load it from numba's cache):
     one search each, as features and ``mix`` are values of the same types for every
     network, not new signatures."""
-    from .. import classic, duel
-
-    for module, game in ((classic, "classic"), (duel, "duel")):
-        net = PolicyValueNet.initial(game, 2, (4, 4), seed=0, features=True)
-        NetBot(net, iterations=8, seed=0, mix=0.5).search(module.new_game(2, 0).observation(0))
+    for game in games():
+        net = PolicyValueNet.initial(game.package, 2, (4, 4), seed=0, features=True)
+        NetBot(net, iterations=8, seed=0, mix=0.5).search(game.new_game(2, 0).observation(0))
 
 
 __all__ = ["DEFAULT_EXPLORATION", "MAX_NODES", "NetBot", "focus_on", "tempered", "warm_up"]

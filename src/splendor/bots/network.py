@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..encoding import game_name, num_actions, observation_high, observation_size, seat_tensor
+from ..encoding import num_actions, observation_high, observation_size, seat_tensor
+from ..game import get_game
 from .features import feature_size, with_features
 
 NETWORK_FORMAT = "splendor-network"
@@ -194,7 +195,7 @@ class PolicyValueNet:
             ValueError: an unknown game, a player count it does not allow, or a hidden size
                 below 1.
         """
-        name = game_name(game)
+        name = get_game(game).package
         n_in = observation_size(name, num_players)
         if features:
             n_in += feature_size(name, num_players)
@@ -236,7 +237,7 @@ class PolicyValueNet:
         Raises:
             ValueError: a game or player count other than the network's, or no seat to move.
         """
-        name = "duel" if type(state).__module__.startswith("splendor.duel") else "classic"
+        name = state.game.package
         if name != self.game or state.num_players != self.num_players:
             raise ValueError(
                 f"this network plays {self.game} with {self.num_players} players, not "
@@ -336,7 +337,7 @@ def _check_shapes(
     Raises:
         ValueError: the first shape that does not fit, named.
     """
-    name = game_name(game)
+    name = get_game(game).package
     n_in = observation_size(name, num_players)
     if features:
         n_in += feature_size(name, num_players)

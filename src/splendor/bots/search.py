@@ -25,8 +25,10 @@ Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012). Every 
 
 The tree lives in flat arrays (see :func:`new_tree`) so that a search can run in chunks of
 iterations from Python (which checks the clock between chunks; numba has no clock) and
-grow the same tree. The kernels take the game's compiled functions as arguments; the thin
-``search_classic``/``search_duel`` wrappers fix them so numba can cache the result.
+grow the same tree. The generic bodies take the game's compiled functions as arguments; one
+thin entry point per game (:func:`search_classic`, :func:`search_duel`) fixes them so numba
+can cache the result, and the game's ``"search"`` part (:class:`SearchPart`) names it with
+the game's tuned defaults.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeAlias
 
 import numpy as np
@@ -52,6 +56,7 @@ refresh_numba_cache(
     _playout.__file__,
     _greedy_compiled.__file__,
     _greedy_duel_compiled.__file__,
+    str(Path(_greedy_duel_compiled.__file__).with_name("greedy_duel.py")),
 )
 
 # Tree arrays (all of length `capacity`); index 0 is the root.
@@ -171,34 +176,91 @@ def _select_or_expand(
     return best, 0
 
 
-@njit(cache=True)
-def _iterate(
-    obs: np.ndarray,
+# A search's playout policy, as its compiled entry point takes it (``playout`` of
+# :data:`SearchSettings`): uniform random, the rule of thumb of :mod:`.playout`, greedy's.
+PLAYOUT_RANDOM = 0
+PLAYOUT_HEURISTIC = 1
+PLAYOUT_GREEDY = 2
+PLAYOUT_CODES = {"random": PLAYOUT_RANDOM, "heuristic": PLAYOUT_HEURISTIC, "greedy": PLAYOUT_GREEDY}
+"""The code of each playout policy's name."""
+
+Tree: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray]
+"""``(links, stats, size)`` of :func:`new_tree`."""
+Scratch: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""``(obs, work, mask, reward)``: the searching seat's observation array, a state array of
+the same game for the determinizations, a bool mask ``(NUM_ACTIONS,)`` and a float64 reward
+per seat."""
+SearchSettings: TypeAlias = tuple[int, float, int, int, float]
+"""``(iterations, c, max_playout, playout, margin)`` of :func:`_iterate`."""
+
+
+@njit(cache=False)  # takes compiled functions: cached in each game's entry point
+def _play_and_score(
     work: np.ndarray,
     mask: np.ndarray,
     reward: np.ndarray,
-    links: np.ndarray,
-    stats: np.ndarray,
-    size: np.ndarray,
-    iterations: int,
-    c: float,
-    max_playout: int,
-    heuristic: bool,
-    margin: float,
+    blend: np.ndarray,
+    settings: SearchSettings,
+    rng: np.ndarray,
+    legal_mask: LegalMaskFn,
+    apply: ApplyFn,
+    rewards: RewardsFn,
+    policy: PolicyFn,
+    greedy: PolicyFn,
+    evaluate: RewardsFn,
+) -> None:
+    """Step 4 of an iteration (module docstring): play ``work`` on for at most
+    ``max_playout`` decisions by the ``playout`` policy of ``settings`` (``greedy`` for
+    :data:`PLAYOUT_GREEDY`, else ``policy``, heuristic unless :data:`PLAYOUT_RANDOM`) and
+    write each seat's reward into ``reward`` (``blend``: scratch of the same shape)."""
+    _, _, max_playout, playout, margin = settings
+    heuristic = playout != PLAYOUT_RANDOM
+    s = state_record(work)
+    steps = 0
+    while s.current >= 0 and steps < max_playout:
+        n_legal = legal_mask(work, mask)
+        if n_legal == 0:
+            break
+        if playout == PLAYOUT_GREEDY:
+            apply(work, greedy(work, mask, n_legal, heuristic, rng))
+        else:
+            apply(work, policy(work, mask, n_legal, heuristic, rng))
+        steps += 1
+    if s.current >= 0:
+        evaluate(work, reward)
+    else:
+        rewards(work, reward)
+        if margin > 0.0:
+            evaluate(work, blend)
+            for p in range(reward.shape[0]):
+                reward[p] = (1.0 - margin) * reward[p] + margin * blend[p]
+
+
+@njit(cache=False)  # takes compiled functions: cached in each game's entry point
+def _iterate(
+    tree: Tree,
+    scratch: Scratch,
+    settings: SearchSettings,
     rng: np.ndarray,
     legal_mask: LegalMaskFn,
     apply: ApplyFn,
     determinize_into: DeterminizeFn,
     rewards: RewardsFn,
     policy: PolicyFn,
+    greedy: PolicyFn,
     evaluate: RewardsFn,
 ) -> int:
-    """Run ``iterations`` ISMCTS iterations from observation ``obs`` (see the module
-    docstring); ``work`` is a state array used as the determinization. Returns the number
-    of iterations run (fewer when the tree is full), or -1 if a determinization failed.
-    ``margin`` in [0, 1] blends the evaluation into the reward of a finished game:
-    ``(1 - margin) * result + margin * evaluation`` (a clear win is worth more than a narrow
-    one, and a lost game is still played for the best score)."""
+    """Run ``iterations`` ISMCTS iterations from the observation of ``scratch`` (see the
+    module docstring and :data:`Scratch`; its state array is the determinization). Returns
+    the number of iterations run (fewer when the tree is full), or -1 if a determinization
+    failed. ``settings`` (:data:`SearchSettings`): ``c`` the UCB constant, the playout
+    policy and length (:func:`_play_and_score`), and ``margin`` in [0, 1], which blends the
+    evaluation into the reward of a finished game: ``(1 - margin) * result + margin *
+    evaluation`` (a clear win is worth more than a narrow one, and a lost game is still
+    played for the best score)."""
+    links, stats, size = tree
+    obs, work, mask, reward = scratch
+    iterations, c = settings[0], settings[1]
     done = 0
     blend = np.zeros(reward.shape[0], dtype=np.float64)
     for _ in range(iterations):
@@ -227,21 +289,20 @@ def _iterate(
                 break
         if full and path_len == 0:
             return done
-        steps = 0
-        while s.current >= 0 and steps < max_playout:
-            n_legal = legal_mask(work, mask)
-            if n_legal == 0:
-                break
-            apply(work, policy(work, mask, n_legal, heuristic, rng))
-            steps += 1
-        if s.current >= 0:
-            evaluate(work, reward)
-        else:
-            rewards(work, reward)
-            if margin > 0.0:
-                evaluate(work, blend)
-                for p in range(reward.shape[0]):
-                    reward[p] = (1.0 - margin) * reward[p] + margin * blend[p]
+        _play_and_score(
+            work,
+            mask,
+            reward,
+            blend,
+            settings,
+            rng,
+            legal_mask,
+            apply,
+            rewards,
+            policy,
+            greedy,
+            evaluate,
+        )
         while node > 0:
             stats[0, node] += 1.0
             stats[2, node] += reward[links[T_PLAYER, node]]
@@ -253,7 +314,7 @@ def _iterate(
     return done
 
 
-@njit(cache=True)
+@njit(cache=False)  # takes compiled functions: cached in each game's entry point
 def play_out(
     work: np.ndarray,
     mask: np.ndarray,
@@ -276,7 +337,7 @@ def play_out(
         rewards(work, reward)
 
 
-@njit(cache=True)
+@njit(cache=False)  # takes compiled functions: cached in each game's entry point
 def advance(
     work: np.ndarray,
     mask: np.ndarray,
@@ -300,166 +361,152 @@ def advance(
     return bool(s.current >= 0)
 
 
-@njit(cache=True)
-def search_classic(
-    obs: np.ndarray,
-    work: np.ndarray,
-    mask: np.ndarray,
-    reward: np.ndarray,
-    links: np.ndarray,
-    stats: np.ndarray,
-    size: np.ndarray,
-    iterations: int,
-    c: float,
+@njit(cache=False)  # takes compiled functions: cached in each game's entry point
+def _playout_mean(
+    scratch: Scratch,
+    acc: np.ndarray,
+    k: int,
     max_playout: int,
-    heuristic: bool,
-    margin: float,
     rng: np.ndarray,
+    legal_mask: LegalMaskFn,
+    apply: ApplyFn,
+    determinize_into: DeterminizeFn,
+    rewards: RewardsFn,
+    policy: PolicyFn,
+    evaluate: RewardsFn,
 ) -> int:
-    """:func:`_iterate` for classic Splendor (state arrays of classic ``STATE_DTYPE``)."""
+    """Each seat's mean reward over ``k`` determinized playouts (:func:`play_out`) from
+    the observation of ``scratch`` into ``acc``; 0, or -1 if a determinization failed."""
+    obs, work, mask, reward = scratch
+    for p in range(acc.shape[0]):
+        acc[p] = 0.0
+    for _ in range(k):
+        if determinize_into(obs, work, rng) < 0:
+            return -1
+        play_out(work, mask, reward, max_playout, rng, legal_mask, apply, rewards, policy, evaluate)
+        for p in range(acc.shape[0]):
+            acc[p] += reward[p] / k
+    return 0
+
+
+# The compiled entry points of each game: the generic bodies above with the game's rules
+# (its descriptor's ``kernels``), playout policies and evaluation fixed, so that numba can
+# cache them. A function that takes compiled functions as arguments is never found again in
+# numba's cache (their types hold identities of this process), and rewriting its cache
+# index fails once the functions of an earlier process have vanished: those bodies are
+# compiled without a cache of their own, inside each cached entry point. Each compiled
+# function is named as a module's attribute: a bare global name passed as a value would be
+# compiled as its address in this process, which numba refuses to cache.
+
+
+@njit(cache=True)
+def search_classic(tree: Tree, scratch: Scratch, settings: SearchSettings, rng: np.ndarray) -> int:
+    """:func:`_iterate` for classic Splendor (state arrays of its ``STATE_DTYPE``); greedy
+    playouts by :func:`splendor.bots.greedy_compiled.classic_greedy_policy`."""
     return _iterate(
-        obs,
-        work,
-        mask,
-        reward,
-        links,
-        stats,
-        size,
-        iterations,
-        c,
-        max_playout,
-        heuristic,
-        margin,
-        rng,
-        classic_rules.legal_mask,
-        classic_rules.apply,
-        classic_rules.determinize_into,
-        classic_rules.rewards,
-        _playout.classic_policy,
+        tree, scratch, settings, rng,
+        classic_rules.legal_mask, classic_rules.apply, classic_rules.determinize_into,
+        classic_rules.rewards, _playout.classic_policy, _greedy_compiled.classic_greedy_policy,
         _playout.classic_evaluate,
-    )
+    )  # fmt: skip
 
 
 @njit(cache=True)
-def search_classic_greedy(
-    obs: np.ndarray,
-    work: np.ndarray,
-    mask: np.ndarray,
-    reward: np.ndarray,
-    links: np.ndarray,
-    stats: np.ndarray,
-    size: np.ndarray,
-    iterations: int,
-    c: float,
-    max_playout: int,
-    heuristic: bool,
-    margin: float,
-    rng: np.ndarray,
-) -> int:
-    """:func:`_iterate` for classic Splendor with greedy playouts
-    (:func:`splendor.bots.greedy_compiled.classic_greedy_policy`)."""
+def search_duel(tree: Tree, scratch: Scratch, settings: SearchSettings, rng: np.ndarray) -> int:
+    """:func:`_iterate` for Splendor Duel (state arrays of its ``STATE_DTYPE``); greedy
+    playouts by :func:`splendor.bots.greedy_duel_compiled.duel_greedy_policy`."""
     return _iterate(
-        obs,
-        work,
-        mask,
-        reward,
-        links,
-        stats,
-        size,
-        iterations,
-        c,
-        max_playout,
-        heuristic,
-        margin,
-        rng,
-        classic_rules.legal_mask,
-        classic_rules.apply,
-        classic_rules.determinize_into,
-        classic_rules.rewards,
-        _greedy_compiled.classic_greedy_policy,
-        _playout.classic_evaluate,
-    )
-
-
-@njit(cache=True)
-def search_duel(
-    obs: np.ndarray,
-    work: np.ndarray,
-    mask: np.ndarray,
-    reward: np.ndarray,
-    links: np.ndarray,
-    stats: np.ndarray,
-    size: np.ndarray,
-    iterations: int,
-    c: float,
-    max_playout: int,
-    heuristic: bool,
-    margin: float,
-    rng: np.ndarray,
-) -> int:
-    """:func:`_iterate` for Splendor Duel (state arrays of duel ``STATE_DTYPE``)."""
-    return _iterate(
-        obs,
-        work,
-        mask,
-        reward,
-        links,
-        stats,
-        size,
-        iterations,
-        c,
-        max_playout,
-        heuristic,
-        margin,
-        rng,
-        duel_rules.legal_mask,
-        duel_rules.apply,
-        duel_rules.determinize_into,
-        duel_rules.rewards,
-        _playout.duel_policy,
+        tree, scratch, settings, rng,
+        duel_rules.legal_mask, duel_rules.apply, duel_rules.determinize_into,
+        duel_rules.rewards, _playout.duel_policy, _greedy_duel_compiled.duel_greedy_policy,
         _playout.duel_evaluate,
-    )
+    )  # fmt: skip
 
 
 @njit(cache=True)
-def search_duel_greedy(
-    obs: np.ndarray,
-    work: np.ndarray,
-    mask: np.ndarray,
-    reward: np.ndarray,
-    links: np.ndarray,
-    stats: np.ndarray,
-    size: np.ndarray,
-    iterations: int,
-    c: float,
-    max_playout: int,
-    heuristic: bool,
-    margin: float,
-    rng: np.ndarray,
+def playout_mean_classic(
+    scratch: Scratch, acc: np.ndarray, k: int, max_playout: int, rng: np.ndarray
 ) -> int:
-    """:func:`_iterate` for Splendor Duel with greedy playouts
-    (:func:`splendor.bots.greedy_duel_compiled.duel_greedy_policy`)."""
-    return _iterate(
-        obs,
-        work,
-        mask,
-        reward,
-        links,
-        stats,
-        size,
-        iterations,
-        c,
-        max_playout,
-        heuristic,
-        margin,
-        rng,
-        duel_rules.legal_mask,
-        duel_rules.apply,
-        duel_rules.determinize_into,
-        duel_rules.rewards,
-        _greedy_duel_compiled.duel_greedy_policy,
-        _playout.duel_evaluate,
-    )
+    """Compiled: each seat's mean reward (``acc``, float64, one per seat of ``scratch``'s
+    reward) over ``k`` playouts of at most ``max_playout`` decisions by classic's default
+    policy (greedy's) from the observation of ``scratch`` (:data:`Scratch`), each from its
+    own determinization. Returns 0, or -1 for an observation that cannot be
+    determinized."""
+    return _playout_mean(
+        scratch, acc, k, max_playout, rng,
+        classic_rules.legal_mask, classic_rules.apply, classic_rules.determinize_into,
+        classic_rules.rewards, _greedy_compiled.classic_greedy_policy, _playout.classic_evaluate,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def playout_mean_duel(
+    scratch: Scratch, acc: np.ndarray, k: int, max_playout: int, rng: np.ndarray
+) -> int:
+    """Compiled: as :func:`playout_mean_classic` for Splendor Duel, whose default policy is
+    the heuristic of :func:`splendor.bots.playout.duel_policy`."""
+    return _playout_mean(
+        scratch, acc, k, max_playout, rng,
+        duel_rules.legal_mask, duel_rules.apply, duel_rules.determinize_into,
+        duel_rules.rewards, _playout.duel_policy, _playout.duel_evaluate,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SearchPart:
+    """A game's compiled searches and their tuned defaults: its ``"search"`` part
+    (:meth:`splendor.descriptor.Game.part`), which :class:`~splendor.bots.mcts.MCTSBot`,
+    :class:`~splendor.bots.net_bot.NetBot` and the distillation read.
+
+    Attributes:
+        mcts: the compiled MCTS, ``mcts(tree, scratch, settings, rng) -> int``
+            (:func:`search_classic`).
+        playout_mean: ``playout_mean(scratch, acc, k, max_playout, rng) -> int``, the
+            mean reward of playouts by ``policy`` (:func:`playout_mean_classic`).
+        greedy: greedy's compiled playout policy, ``greedy(arr, mask, n_legal, heuristic,
+            rng) -> int`` (:mod:`splendor.bots.playout`'s signature).
+        policy: the default playout policy (``"greedy"``, ``"heuristic"``), also that of
+            the network search's and the distillation's playouts.
+        max_playout: decisions per playout before a cut-off; 0: to the end of the game.
+        exploration: the UCB constant of MCTS.
+        margin: the weight of the evaluation in a finished playout's reward.
+    """
+
+    mcts: Callable[..., int]
+    playout_mean: Callable[..., int]
+    greedy: PolicyFn
+    policy: str
+    max_playout: int
+    exploration: float
+    margin: float
+
+    @property
+    def depth(self) -> int:
+        """``max_playout`` as a count of decisions (to the end: ``1 << 30``)."""
+        return self.max_playout or (1 << 30)
+
+
+CLASSIC_SEARCH = SearchPart(
+    search_classic,
+    playout_mean_classic,
+    _greedy_compiled.classic_greedy_policy,
+    "greedy",
+    0,
+    0.4,
+    0.0,
+)
+"""Classic Splendor's searches: greedy playouts to the end of the game (docs/bots.md)."""
+
+DUEL_SEARCH = SearchPart(
+    search_duel,
+    playout_mean_duel,
+    _greedy_duel_compiled.duel_greedy_policy,
+    "heuristic",
+    16,
+    0.7,
+    0.0,
+)
+"""Splendor Duel's searches: heuristic playouts of 16 decisions, then the evaluation."""
 
 
 @njit(cache=True)

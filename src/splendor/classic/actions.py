@@ -35,6 +35,7 @@ from itertools import combinations
 import numpy as np
 
 from ..colors import GEM_LETTERS, NUM_GEMS, TOKEN_LETTERS, token_index
+from ..errors import ParseError
 from .cards import FACEUP_PER_LEVEL, MAX_NOBLES_SHOWN, MAX_RESERVED, NUM_LEVELS
 
 # --- the id table (module constants are compile-time constants for numba) -------------
@@ -178,7 +179,8 @@ class Action:
         """Return the action with id ``i``.
 
         Raises:
-            ValueError: ``i`` is not an integer in ``0 <= i < NUM_ACTIONS`` (93).
+            ParseError: ``i`` is not an integer in ``0 <= i < NUM_ACTIONS`` (93); the message
+                quotes it.
         """
         if isinstance(i, (int, np.integer)) and not isinstance(i, bool) and 0 <= i < NUM_ACTIONS:
             return ACTIONS[int(i)]
@@ -193,16 +195,17 @@ class Action:
         ``pass``. See :data:`NOTATION_HELP`.
 
         Raises:
-            ValueError: the text is not a well-formed action; the message lists the forms.
+            ParseError: the text is not a well-formed action (or not a string); the message
+                quotes it and lists the forms.
         """
         if not isinstance(text, str):
-            raise ValueError(f"an action must be a string, got {type(text).__name__}")
+            raise ParseError(f"an action must be a string, got {type(text).__name__}: {text!r}")
         key = " ".join(text.lower().split())
         found = _BY_TEXT.get(key)
         if found is None:
             found = _parse_loose(key)
         if found is None:
-            raise ValueError(f"not an action: {text!r}. Actions look like:\n{NOTATION_HELP}")
+            raise ParseError(f"not an action: {text!r}. Actions look like:\n{NOTATION_HELP}")
         return found
 
     def __str__(self) -> str:
@@ -222,7 +225,7 @@ class Action:
 
 
 def _bad_id(i: object) -> Action:
-    raise ValueError(f"action id must be an integer 0 <= id < {NUM_ACTIONS}, got {i!r}")
+    raise ParseError(f"action id must be an integer 0 <= id < {NUM_ACTIONS}, got {i!r}")
 
 
 ACTIONS: tuple[Action, ...] = tuple(Action._make(i) for i in range(NUM_ACTIONS))

@@ -54,6 +54,7 @@ GAME = Game(
     notation_hint=notation_hint,
     cards=CARDS,
     tiles=NOBLES,
+    tiles_name="nobles",
     token_letters=TOKEN_LETTERS,
     notation_help=NOTATION_HELP,
     example_action="take W U G",
@@ -68,8 +69,19 @@ GAME = Game(
     ),
     parts=MappingProxyType(
         {
-            "encoder": "splendor.encoding:encode_classic",
+            "encoder": "splendor.encoding.classic:encode_classic",
+            "encoding": "splendor.encoding.classic:ENCODING",
+            "batch_kernels": "splendor.rl.batch_kernels:CLASSIC",
+            "rl_render": "splendor.rl.render:CLASSIC",
+            "openspiel": "splendor.rl.openspiel_game:CLASSIC_SIDE",
+            "bench": "splendor.bench:CLASSIC_BENCH",
             "greedy_scores": "splendor.bots.greedy_compiled:classic_greedy_scores",
+            "search": "splendor.bots.search:CLASSIC_SEARCH",
+            "net_search": "splendor.bots.net_search:CLASSIC_NET_SEARCH",
+            "reach": "splendor.bots.features:CLASSIC_REACH",
+            "greedy_evaluator": "splendor.bots.greedy:ClassicEvaluator",
+            "conformance_facts": "splendor.conformance.facts:CLASSIC_FACTS",
+            "tui": "splendor.tui.games_classic:CLASSIC",
         }
     ),
 )

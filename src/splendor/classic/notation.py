@@ -27,6 +27,7 @@ import numpy as np
 
 from .. import notation as nt
 from ..colors import GEM_LETTERS, NUM_GEMS, TOKEN_LETTERS
+from ..errors import PositionError
 from . import rules
 from .cards import (
     CARD_BONUS,
@@ -159,7 +160,7 @@ def state_from_text(text: str) -> State:
     Raises:
         NotationError: text that cannot be read (the message names the field and says
             what is allowed), or an observation's text.
-        ValueError: an impossible position, from the gate of :meth:`State.from_dict`
+        PositionError: an impossible position, from the gate of :meth:`State.from_dict`
             (``corrupt position: …``, naming the field and the rule).
     """
     return State(nt.read_position(NOTATION, text, _read, _players))
@@ -175,7 +176,7 @@ def observation_from_text(text: str) -> Observation:
 
     Raises:
         NotationError: text that cannot be read, or that shows what the seat cannot see.
-        ValueError: no sound position has this view (``corrupt position: …``).
+        PositionError: no sound position has this view (``corrupt position: …``).
     """
     return Observation(nt.read_position(NOTATION, text, _read, _players, observation=True))
 
@@ -277,22 +278,13 @@ def build_position(
 
     Raises:
         NotationError: a value that cannot be read (the message names the argument).
-        ValueError: an impossible position (``corrupt position: …``, naming the field and
-            the rule), or ``players`` or ``seed`` out of range.
+        PositionError: an impossible position (``corrupt position: …``, naming the field
+            and the rule), or ``players`` or ``seed`` out of range.
 
-    Example::
-
-        >>> from splendor.classic import build_position
-        >>> st = build_position(2, turn=1, tokens=["2W1U", "-"], purchased=[[0, 85], []])
-        >>> st.players[0].bonuses, st.scores, st.supply, st.current_player
-        ((1, 0, 0, 1, 0), [5, 0], (2, 3, 4, 4, 4, 5), 1)
+    Example: ``build_position(2, turn=1, tokens=["2W1U", "-"], purchased=[[0, 85], []])``
+    (more in ``docs/notation.md``, "Building positions").
     """
-    if (
-        isinstance(players, bool)
-        or not isinstance(players, int)
-        or not MIN_PLAYERS <= players <= MAX_PLAYERS
-    ):
-        raise ValueError(f"classic Splendor is for 2 to 4 players (C1), got {players!r}")
+    _check_players(players)
     nt.check_seed(seed)
     spec = _spec(
         players,
@@ -302,7 +294,6 @@ def build_position(
         passes=nt.int_arg(passes, "passes"),
         row=faceup,
         decks=decks,
-        deck_sizes=None,
         nobles=nobles,
         tokens=tokens,
         reserved=reserved,
@@ -311,10 +302,22 @@ def build_position(
         payment=payment,
         rng=rng,
         seed=seed,
-        observer=-1,
-        deal=True,
     )
     return State(nt.gate(NOTATION, _assemble(spec)))
+
+
+def _check_players(players: object) -> None:
+    """Refuse a builder's player count that is not an integer 2..4 (C1).
+
+    Raises:
+        PositionError: any other count (the message quotes it).
+    """
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int)
+        or not MIN_PLAYERS <= players <= MAX_PLAYERS
+    ):
+        raise PositionError(f"classic Splendor is for 2 to 4 players (C1), got {players!r}")
 
 
 def _spec(
@@ -326,7 +329,6 @@ def _spec(
     passes: int,
     row: object,
     decks: object,
-    deck_sizes: object,
     nobles: object,
     tokens: object,
     reserved: object,
@@ -335,11 +337,14 @@ def _spec(
     payment: object,
     rng: int | None,
     seed: int,
-    observer: int,
-    deal: bool,
+    deck_sizes: object = None,
+    observer: int = -1,
+    deal: bool = True,
 ) -> _Spec:
     """Read every field (text or Python values) into a :class:`_Spec`; with ``deal``, the
-    face-up cards, decks and nobles left unsaid are dealt with ``seed``."""
+    face-up cards, decks and nobles left unsaid are dealt with ``seed``. The defaults are
+    the builder's (a full position, dealt); a text gives ``deck_sizes``, ``observer`` and
+    no dealing (:func:`splendor.notation.text_args`)."""
     n = players
     ph = nt.phase_of(NOTATION, phase, {v: k for k, v in PHASES.items()})
     if not 0 <= passes <= n:

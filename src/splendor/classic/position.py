@@ -139,7 +139,20 @@ def check_position(a: np.ndarray) -> list[str]:
 
 
 def _field_ranges(s: np.void, n: int) -> list[str]:
-    """Every field element in its range, sentinels only where they belong."""
+    """Every field element in its range, sentinels only where they belong: the turn's
+    fields, the seats' holdings, the cards on the table, the reserves, then the owners and
+    the payment."""
+    return [
+        *_turn_ranges(s, n),
+        *_holding_ranges(s, n),
+        *_table_ranges(s, n),
+        *_reserve_ranges(s, n),
+        *_owner_ranges(s, n),
+    ]
+
+
+def _turn_ranges(s: np.void, n: int) -> list[str]:
+    """The fields of whose turn it is and how the game stands (C5, C14, C16, C17)."""
     r = range_problems
     out: list[str] = []
     out += r("observer", s["observer"], -1, -1, "a full state's observer is", "C16")
@@ -156,6 +169,14 @@ def _field_ranges(s: np.void, n: int) -> list[str]:
     out += r("pass_streak", s["pass_streak"], 0, n, f"with {n} players, pass_streak is", "C17")
     out += r("end_reason", s["end_reason"], 0, 2, "end_reason (none, points, stall) is", "C14, C17")
     out += r("turn", s["turn"], 0, MAX_TURN, "the count of completed turns is", "C5")
+    return out
+
+
+def _holding_ranges(s: np.void, n: int) -> list[str]:
+    """The supply and each seat's tokens, bonuses and points; none for a seat not in the
+    game (C1, C9, C12)."""
+    r = range_problems
+    out: list[str] = []
     top = _TOKEN_TOP[n]
     out += r("supply", s["supply"], 0, top, f"with {n} players, a supply pile holds", "C1")
     out += r("tokens", s["tokens"][:n], 0, top, f"with {n} players, a seat holds", "C1")
@@ -164,6 +185,14 @@ def _field_ranges(s: np.void, n: int) -> list[str]:
     out += r("bonuses", s["bonuses"][n:], 0, 0, "a seat not in the game has bonuses", "C9", start=n)
     out += r("points", s["points"][:n], 0, 10 * NUM_CARDS, "a score is", "C9, C12")
     out += r("points", s["points"][n:], 0, 0, "a seat not in the game scores", "C9, C12", start=n)
+    return out
+
+
+def _table_ranges(s: np.void, n: int) -> list[str]:
+    """The decks (a card of the deck's level up to its length), the face-up rows and the
+    noble row (C2, C3, C4, C10)."""
+    r = range_problems
+    out: list[str] = []
     dl = s["deck_len"]
     bad_len = r(
         "deck_len", dl, 0, LEVEL_SIZE, "a deck length (40, 30, 20 cards by level) is", "C2, C4"
@@ -197,6 +226,13 @@ def _field_ranges(s: np.void, n: int) -> list[str]:
         "C3",
         also=(-1,),
     )
+    return out
+
+
+def _reserve_ranges(s: np.void, n: int) -> list[str]:
+    """Each seat's reserved cards, levels and blind flags up to its count (C8)."""
+    r = range_problems
+    out: list[str] = []
     nr = s["num_reserved"]
     bad_count = r(
         "num_reserved",
@@ -233,6 +269,13 @@ def _field_ranges(s: np.void, n: int) -> list[str]:
             "a reserved card's blind flag (0 past num_reserved) is",
             "C8",
         )
+    return out
+
+
+def _owner_ranges(s: np.void, n: int) -> list[str]:
+    """Who bought each card and holds each noble, and the payment's fields (C9, C12)."""
+    r = range_problems
+    out: list[str] = []
     out += r(
         "purchased_by", s["purchased_by"], 0, n - 1, "a card's buyer is a seat", "C9", also=(-1,)
     )

@@ -243,7 +243,7 @@ def to_action(action: Action | int | str) -> Action:
     """Coerce an :class:`Action`, an id or a notation string to an :class:`Action`.
 
     Raises:
-        ValueError: a malformed string or an id out of range.
+        ParseError: a malformed string or an id out of range.
     """
     return coerce_action(action, Action)
 
@@ -306,7 +306,8 @@ def determinize(observation: Observation, rng: np.random.Generator | int | None 
         rng: numpy Generator or seed for the draw.
 
     Raises:
-        ValueError: the observation is inconsistent (its unseen card counts do not match).
+        PositionError: the observation is inconsistent (its unseen card counts do not
+            match).
     """
     return State(determinize_array(observation._a, rng, rules.determinize_into))
 
@@ -336,8 +337,8 @@ def array_from_dict(data: dict[str, Any]) -> np.ndarray:
     :func:`splendor.classic.position.check_position` judges the position.
 
     Raises:
-        ValueError: not a dict, wrong format/version, missing or malformed field (a float,
-            a boolean or text where an integer belongs included).
+        PositionError: not a dict, wrong format/version, missing or malformed field (a
+            float, a boolean or text where an integer belongs included).
     """
     arr = _array_from_dict(data, STATE_DTYPE, POSITION_FORMAT, POSITION_VERSION, "classic Splendor")
     check_integer_fields(data, STATE_DTYPE)
@@ -348,7 +349,7 @@ def replay(num_players: int, seed: int, actions: Iterable[Action | int | str]) -
     """Deal ``new_game(num_players, seed)`` and apply ``actions`` in order (C18).
 
     Raises:
-        ValueError / IllegalActionError: from :meth:`State.apply`, for the first bad one.
+        ParseError / IllegalActionError: from :meth:`State.apply`, for the first bad one.
     """
     st = new_game(num_players, seed)
     for a in actions:

@@ -13,7 +13,10 @@ sends the query to a program, one JSON object per line::
 
 A program that cannot do what a query asks answers ``{"request": 3, "error": "why",
 "action": 0}`` (``action``: the index of the decision it refused, or ``null`` when it could
-not read the position): the case fails with that reason. A program that breaks the
+not read the position): the case fails with that reason. A program whose engine does not
+model what a query asks (an observation in the middle of a payment, a rule it leaves to
+its host) answers ``{"request": 3, "unsupported": "why"}``: the case is counted as
+unsupported, neither passed nor failed. A program that breaks the
 protocol (exits, writes a line that is not such an answer, or is silent past the timeout)
 makes :meth:`ExternalEngine.query` raise :class:`AdapterError`, one line that says what
 happened (and the last lines it wrote to stderr).
@@ -104,6 +107,8 @@ class Answer:
             read); ``None`` when it answered.
         refused: with ``error``: the index of the refused decision in the query's actions,
             or ``None`` when the starting position itself was refused.
+        unsupported: why the engine does not model what the query asks (``None`` when it
+            does): the case is then neither passed nor failed, but counted as unsupported.
     """
 
     position: str | None = None
@@ -112,6 +117,7 @@ class Answer:
     observation: str | None = None
     error: str | None = None
     refused: int | None = None
+    unsupported: str | None = None
 
 
 class Engine(Protocol):
@@ -138,22 +144,23 @@ class LocalEngine:
     name = "this package's engine"
 
     def query(self, q: Query) -> Answer:
-        """Answer ``q`` from this package's engine (rules C1-C18, D1-D25)."""
+        """Answer ``q`` from this package's engine (rules C1-C18, D1-D25); it models
+        every query, so it never answers ``unsupported``."""
         from ..game import get_game
 
-        module = get_game(q.game)
+        game = get_game(q.game)
         try:
             if q.position is not None:
-                state = module.State.from_text(q.position)
+                state = game.state_type.from_text(q.position)
             else:
                 spec = dict(q.new_game or {})
-                state = module.new_game(spec.get("players", 2), spec.get("seed"))
-        except ValueError as e:
+                state = game.new_game(spec.get("players", game.default_players), spec.get("seed"))
+        except ValueError as e:  # PositionError, or a bad player count or seed
             return Answer(error=str(e), refused=None)
         for i, text in enumerate(q.actions):
             try:
                 state.apply(text)
-            except ValueError as e:  # malformed notation or IllegalActionError
+            except ValueError as e:  # ParseError or IllegalActionError
                 return Answer(error=str(e), refused=i)
         out = Answer()
         if "position" in q.want:
@@ -352,6 +359,10 @@ class ExternalEngine:
             raise self._fail(f"answer to query {n} is not a JSON object: {shown!r}")
         if data.get("request") != n:
             raise self._fail(f"answer {shown!r} does not echo the query's number ('request': {n})")
+        if "unsupported" in data:
+            if not isinstance(data["unsupported"], str):
+                raise self._fail(f"answer to query {n}: 'unsupported' must be a string")
+            return Answer(unsupported=data["unsupported"])
         if "error" in data:
             refused = data.get("action")
             if not isinstance(data["error"], str) or not (

@@ -21,30 +21,43 @@ from typing import Any
 
 from ..descriptor import Game
 from .engines import AdapterError, Answer, Engine, Query
-from .suite import Case
+from .facts import FactTable
+from .suite import SOURCES, Case
 
 
 @dataclass
 class CaseResult:
-    """The verdict on one case: passed when ``problems`` is empty.
+    """The verdict on one case: passed when ``problems`` is empty and the engine answered;
+    unsupported when the engine said it does not model what the case asks (neither a pass
+    nor a failure).
 
     Attributes:
         case: the case.
         problems: one line per disagreement (``"legal: missing 'take W W'"``).
+        unsupported: the engine's reason when it answered ``unsupported``, else ``None``.
     """
 
     case: Case
     problems: list[str] = field(default_factory=list)
+    unsupported: str | None = None
 
     @property
     def ok(self) -> bool:
-        """True when the engine agreed with every expectation of the case."""
-        return not self.problems
+        """True when the engine answered and agreed with every expectation of the case."""
+        return self.unsupported is None and not self.problems
+
+    @property
+    def status(self) -> str:
+        """``"passed"``, ``"failed"`` or ``"unsupported"``."""
+        if self.unsupported is not None:
+            return "unsupported"
+        return "failed" if self.problems else "passed"
 
 
 @dataclass
 class Report:
-    """The verdicts of a run.
+    """The verdicts of a run: each case passed, failed, was unsupported by the engine, or
+    was not run (after an adapter error).
 
     Attributes:
         engine: the engine's name.
@@ -65,21 +78,45 @@ class Report:
 
     @property
     def failed(self) -> list[CaseResult]:
-        """The cases that failed."""
-        return [r for r in self.results if not r.ok]
+        """The cases that failed (an unsupported case is not a failure)."""
+        return [r for r in self.results if r.status == "failed"]
+
+    @property
+    def unsupported(self) -> list[CaseResult]:
+        """The cases the engine answered ``unsupported`` (neither passed nor failed)."""
+        return [r for r in self.results if r.status == "unsupported"]
 
     def summary(self) -> str:
-        """``"N passed, M failed"`` (and how many were not run after an adapter error)."""
+        """``"N passed, M failed"``, then ``", K unsupported"`` when the engine answered
+        some so, and ``", L not run"`` after an adapter error."""
         text = f"{self.passed} passed, {len(self.failed)} failed"
+        if self.unsupported:
+            text += f", {len(self.unsupported)} unsupported"
         if self.error is not None:
             text += f", {len(self.not_run)} not run"
         return text
 
+    def by_source(self) -> str:
+        """The verdicts per source of the cases (``rulebook``, ``ruling``), one line each:
+        ``"rulebook: 150 passed, 0 failed"``; a count of unsupported and not-run cases
+        follows when there are some."""
+        lines = []
+        for source in SOURCES:
+            mine = [r for r in self.results if r.case.source == source]
+            line = f"{source}: {sum(r.ok for r in mine)} passed, "
+            line += f"{sum(r.status == 'failed' for r in mine)} failed"
+            unsupported = sum(r.status == "unsupported" for r in mine)
+            not_run = sum(c.source == source for c in self.not_run)
+            line += f", {unsupported} unsupported" if unsupported else ""
+            line += f", {not_run} not run" if not_run else ""
+            lines.append(line)
+        return "\n".join(lines)
 
-def _module(game: str) -> Game:
+
+def _game(name: str | Game) -> Game:
     from ..game import get_game
 
-    return get_game(game)
+    return get_game(name)
 
 
 def query_of(case: Case) -> Query:
@@ -115,7 +152,7 @@ def canonical_action(game: str, text: str) -> str:
     Raises:
         ValueError: ``text`` is not an action of ``game``.
     """
-    return str(_module(game).Action.parse(text))
+    return str(_game(game).action_type.parse(text))
 
 
 def _fields(text: str) -> dict[str, str]:
@@ -134,11 +171,11 @@ def canonical_position(game: str, text: str, *, keep_rng: bool = False) -> str:
     Raises:
         ValueError: not a position of ``game`` (unreadable, impossible, or another game's).
     """
-    module = _module(game)
+    descriptor = _game(game)
     words = text.split()
-    if not words or _module(words[0].lower()) is not module:
+    if not words or _game(words[0].lower()) is not descriptor:
         raise ValueError(f"not a {game} position text: {text[:40]!r}")
-    out = str(module.State.from_text(text).to_text())
+    out = str(descriptor.state_type.from_text(text).to_text())
     if keep_rng:
         return out
     return " ".join(w for w in out.split() if not w.startswith("rng="))
@@ -150,11 +187,11 @@ def canonical_observation(game: str, text: str) -> str:
     Raises:
         ValueError: not an observation of ``game``.
     """
-    module = _module(game)
+    descriptor = _game(game)
     words = text.split()
-    if not words or _module(words[0].lower()) is not module:
+    if not words or _game(words[0].lower()) is not descriptor:
         raise ValueError(f"not a {game} observation text: {text[:40]!r}")
-    return str(module.Observation.from_text(text).to_text())
+    return str(descriptor.observation_type.from_text(text).to_text())
 
 
 def diff_fields(expected: str, got: str) -> list[str]:
@@ -173,54 +210,21 @@ def diff_fields(expected: str, got: str) -> list[str]:
 # --------------------------------------------------------------------------- facts
 
 
-def _classic_facts(state: Any) -> dict[str, Any]:
-    n = state.num_players
-    return {
-        "players": n,
-        "supply": list(state.supply),
-        "deck_sizes": list(state.deck_sizes),
-        "faceup_levels": [[c.level if c else None for c in row] for row in state.faceup],
-        "nobles_shown": sum(x is not None for x in state.nobles),
-        "empty_hands": all(
-            sum(p.tokens) == 0 and not p.reserved and not p.purchased and not p.nobles
-            for p in state.players
-        ),
-        "scores": list(state.scores),
-    }
+def fact_table(game: str | Game) -> FactTable:
+    """The facts a case of ``game`` may state: its descriptor's part
+    ``"conformance_facts"`` (:mod:`.facts`)."""
+    table: FactTable = _game(game).part("conformance_facts")
+    return table
 
 
-def _duel_facts(state: Any) -> dict[str, Any]:
-    counts = [0] * 7
-    for v in state.board:
-        if v is not None:
-            counts[v] += 1
-    return {
-        "board_counts": counts,
-        "empty_cells": sum(v is None for v in state.board),
-        "bag": list(state.bag),
-        "deck_sizes": list(state.deck_sizes),
-        "pyramid_levels": [[c.level if c else None for c in row] for row in state.pyramid],
-        "royals_available": [k + 1 for k, r in enumerate(state.royals) if r is not None],
-        "privileges": [p.privileges for p in state.players],
-        "turn_cap": state.turn_cap,
-        "empty_hands": all(
-            sum(p.tokens) == 0 and not p.reserved and not p.purchased and not p.royals
-            for p in state.players
-        ),
-        "scores": list(state.scores),
-    }
+def _facts_by_game() -> dict[str, tuple[str, ...]]:
+    from ..game import games
+
+    return {g.name: fact_table(g).names for g in games()}
 
 
-FACTS = {
-    "splendor": (
-        "turn current phase players supply deck_sizes faceup_levels nobles_shown empty_hands scores"
-    ).split(),
-    "duel": (
-        "turn current phase board_counts empty_cells bag deck_sizes pyramid_levels "
-        "royals_available privileges turn_cap empty_hands scores"
-    ).split(),
-}
-"""The facts a case may state, per game (``docs/conformance.md`` says what each is)."""
+FACTS = _facts_by_game()
+"""The facts a case may state, by game name (``docs/conformance.md`` says what each is)."""
 
 
 def facts_of(game: str, text: str) -> dict[str, Any]:
@@ -236,17 +240,16 @@ def facts_of(game: str, text: str) -> dict[str, Any]:
     Raises:
         ValueError: not a position text of ``game``.
     """
-    module = _module(game)
+    descriptor = _game(game)
     canonical_position(game, text)  # the same checks as a comparison
-    state = module.State.from_text(text)
+    state = descriptor.state_type.from_text(text)
     fields = _fields(state.to_text())
     base: dict[str, Any] = {
         "turn": state.turn,
         "current": state.current_player,
         "phase": fields.get("phase"),
     }
-    extra = _classic_facts(state) if module.GAME_NAME == "splendor" else _duel_facts(state)
-    return {**base, **extra}
+    return {**base, **fact_table(descriptor).compute(state)}
 
 
 # --------------------------------------------------------------------------- judging
@@ -309,7 +312,8 @@ def _result_problems(expected: dict[str, Any], got: dict[str, Any]) -> list[str]
 
 def judge(case: Case, answer: Answer) -> list[str]:
     """The disagreements between ``case``'s expectations and an engine's ``answer`` (an
-    empty list when it passes; ``twice`` is judged by :func:`check_case`)."""
+    empty list when it passes; ``twice`` and ``unsupported`` answers are judged by
+    :func:`check_case`)."""
     if answer.error is not None:
         if answer.refused is None:
             return [f"the engine refused the starting position: {answer.error}"]
@@ -339,7 +343,7 @@ def judge(case: Case, answer: Answer) -> list[str]:
         for key, value in e["facts"].items():
             if key not in facts:
                 problems.append(
-                    f"facts: unknown fact {key!r} (known: {', '.join(FACTS[case.game])})"
+                    f"facts: unknown fact {key!r} (known: {', '.join(fact_table(case.game).names)})"
                 )
             elif facts[key] != value:
                 problems.append(f"facts: {key} expected {value!r}, got {facts[key]!r}")
@@ -369,9 +373,13 @@ def check_case(case: Case, engine: Engine) -> CaseResult:
     """
     q = query_of(case)
     answer = engine.query(q)
+    if answer.unsupported is not None:
+        return CaseResult(case, unsupported=answer.unsupported)
     problems = judge(case, answer)
     if case.expect.get("twice") and not problems:
         again = engine.query(q)
+        if again.unsupported is not None:
+            return CaseResult(case, unsupported=again.unsupported)
         try:
             first = canonical_position(case.game, answer.position or "", keep_rng=True)
             second = canonical_position(case.game, again.position or "", keep_rng=True)
@@ -406,8 +414,11 @@ def run_cases(
 
 
 def describe_failure(result: CaseResult) -> str:
-    """A failed case for people: its id, rules and description, then one indented line per
-    problem."""
+    """A failed (or unsupported) case for people: ``FAIL`` (or ``UNSUPPORTED``), its id,
+    rules, source (``rulebook`` or ``ruling``) and description, then one indented line
+    per problem (or the engine's reason)."""
     c = result.case
-    head = f"FAIL {c.id} [{', '.join(c.rules)}] {c.description}"
-    return "\n".join([head, *("  " + p for p in result.problems)])
+    word = "UNSUPPORTED" if result.status == "unsupported" else "FAIL"
+    head = f"{word} {c.id} [{', '.join(c.rules)}] ({c.source}) {c.description}"
+    lines = [result.unsupported] if result.unsupported is not None else result.problems
+    return "\n".join([head, *("  " + p for p in lines)])

@@ -3,13 +3,15 @@
 A case file is one JSON object per game (``cases/classic.json``, ``cases/duel.json``,
 shipped as package data)::
 
-    {"format": "splendor-conformance", "version": 1, "game": "splendor",
+    {"format": "splendor-conformance", "version": 2, "game": "splendor",
      "rules": "rules/splendor.md", "cases": [{...}, {...}]}
 
 Each case is one object (``docs/conformance.md`` has the whole format):
 
 - ``id`` (unique in the suite), ``rules`` (the rule ids it checks: ``["C8", "C11"]``),
-  ``description`` (one line: what it checks);
+  ``source`` (``"rulebook"``: what it checks is the published rules; ``"ruling"``: it
+  depends on one of the project's own rulings, ``docs/rules.md``), ``description`` (one
+  line: what it checks);
 - where it starts: ``position`` (a position text, ``docs/notation.md``) or ``new_game``
   (``{"players": 3, "seed": 7}``: a new game, for the setup rules C1-C5, D1-D5);
 - ``actions``: decisions in action notation (``docs/actions.md``) applied in order first;
@@ -19,6 +21,8 @@ Each case is one object (``docs/conformance.md`` has the whole format):
   "scores": [15, 12]}``), ``observation`` (``{"seat": 1, "text": ...}``, what that seat may
   see, C16 / D22), ``facts`` (properties of the position reached, :mod:`.runner`), and
   ``twice`` (``true``: asking twice gives the same position, generator included, C18 / D24).
+
+Version 1 files (before ``source``) are still read; their cases count as ``rulebook``.
 """
 
 from __future__ import annotations
@@ -29,15 +33,32 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from ..descriptor import Game
+
 FORMAT = "splendor-conformance"
 """The ``format`` of a case file."""
-VERSION = 1
-"""The version of the case format read here."""
-GAMES = ("splendor", "duel")
+VERSION = 2
+"""The version of the case format written here (2: each case has a ``source``)."""
+VERSIONS = (1, 2)
+"""The versions read here (a version 1 case has no ``source``: ``"rulebook"``)."""
+SOURCES = ("rulebook", "ruling")
+"""Where what a case checks comes from: the published rules, or one of the project's own
+rulings where they are silent (``docs/rules.md``; C6's and C9's rulings, C13, C17, C18,
+D23-D25)."""
+
+
+def _games() -> tuple[Game, ...]:
+    from ..game import games
+
+    return games()
+
+
+GAMES = tuple(g.name for g in _games())
 """The games of the suite, by the first word of their position text (``splendor`` is
 classic Splendor)."""
-FILES = {"splendor": "classic.json", "duel": "duel.json"}
-"""The case file of each game, in the package's ``conformance/cases/`` folder."""
+FILES = {g.name: f"{g.package}.json" for g in _games()}
+"""The case file of each game (named after its engine's package), in the package's
+``conformance/cases/`` folder."""
 EXPECTATIONS = (
     "legal",
     "legal_includes",
@@ -50,7 +71,7 @@ EXPECTATIONS = (
 )
 """The keys of a case that say what is expected (a case has at least one)."""
 _RULE_ID = re.compile(r"[CD][1-9][0-9]*")
-_KEYS = {"id", "rules", "description", "position", "new_game", "actions", *EXPECTATIONS}
+_KEYS = {"id", "rules", "source", "description", "position", "new_game", "actions", *EXPECTATIONS}
 
 
 class CaseFormatError(ValueError):
@@ -71,6 +92,8 @@ class Case:
         new_game: ``{"players": n, "seed": s}`` for a new game, else ``None``.
         actions: decisions applied in order before the checks, in action notation.
         expect: the expectations, by key (:data:`EXPECTATIONS`).
+        source: ``"rulebook"`` (the published rules) or ``"ruling"`` (one of the
+            project's rulings decides the expectation) (:data:`SOURCES`).
     """
 
     game: str
@@ -81,12 +104,14 @@ class Case:
     new_game: dict[str, int] | None
     actions: tuple[str, ...]
     expect: dict[str, Any] = field(default_factory=dict)
+    source: str = "rulebook"
 
     def to_json(self) -> dict[str, Any]:
         """The case as the JSON object of its file (keys in the documented order)."""
         out: dict[str, Any] = {
             "id": self.id,
             "rules": list(self.rules),
+            "source": self.source,
             "description": self.description,
         }
         if self.position is not None:
@@ -107,12 +132,13 @@ def _strings(value: object, where: str, key: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def case_from_json(game: str, data: object, where: str = "case") -> Case:
-    """Read one case object of a ``game``'s file.
+def case_from_json(game: str, data: object, where: str = "case", version: int = VERSION) -> Case:
+    """Read one case object of a ``game``'s file (of format ``version``).
 
     Raises:
         CaseFormatError: a missing or unknown key, a value of the wrong type, no expectation,
-            or both or neither of ``position`` and ``new_game``.
+            both or neither of ``position`` and ``new_game``, or (version 2) a ``source``
+            that is not one of :data:`SOURCES`.
     """
     if not isinstance(data, dict):
         raise CaseFormatError(f"{where}: a case is a JSON object")
@@ -129,6 +155,7 @@ def case_from_json(game: str, data: object, where: str = "case") -> Case:
     bad = [r for r in rules if not _RULE_ID.fullmatch(r)]
     if bad:
         raise CaseFormatError(f"{where}: {bad[0]!r} is not a rule id (C1, D19, ...)")
+    source = _source(data, where, version)
     description = data.get("description")
     if not isinstance(description, str) or not description or "\n" in description:
         raise CaseFormatError(f"{where}: 'description' must be one line of text")
@@ -180,7 +207,20 @@ def case_from_json(game: str, data: object, where: str = "case") -> Case:
         new_game=new_game,
         actions=actions,
         expect=expect,
+        source=source,
     )
+
+
+def _source(data: dict[str, Any], where: str, version: int) -> str:
+    """A case's ``source``: required from version 2, ``"rulebook"`` in version 1."""
+    if version < 2:
+        if "source" in data:
+            raise CaseFormatError(f"{where}: 'source' is a field of version 2 files")
+        return "rulebook"
+    source = data.get("source")
+    if source not in SOURCES:
+        raise CaseFormatError(f"{where}: 'source' must be one of {', '.join(SOURCES)}")
+    return str(source)
 
 
 def read_file(text: str, name: str = "case file") -> list[Case]:
@@ -196,15 +236,19 @@ def read_file(text: str, name: str = "case file") -> list[Case]:
         raise CaseFormatError(f"{name}: not JSON ({e})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise CaseFormatError(f"{name}: not a {FORMAT} file")
-    if data.get("version") != VERSION:
-        raise CaseFormatError(f"{name}: version {data.get('version')!r}, expected {VERSION}")
+    version = data.get("version")
+    if version not in VERSIONS or isinstance(version, bool):
+        expected = " or ".join(str(v) for v in VERSIONS)
+        raise CaseFormatError(f"{name}: version {version!r}, expected {expected}")
     game = data.get("game")
     if game not in GAMES:
         raise CaseFormatError(f"{name}: unknown game {game!r} (one of {', '.join(GAMES)})")
     raw = data.get("cases")
     if not isinstance(raw, list):
         raise CaseFormatError(f"{name}: 'cases' must be a list")
-    cases = [case_from_json(game, c, f"{name}, case {i + 1}") for i, c in enumerate(raw)]
+    cases = [
+        case_from_json(game, c, f"{name}, case {i + 1}", int(version)) for i, c in enumerate(raw)
+    ]
     seen: set[str] = set()
     for c in cases:
         if c.id in seen:
@@ -250,10 +294,7 @@ def load_cases(game: str | None = None, rules: list[str] | None = None) -> list[
 
     names = list(GAMES)
     if game is not None:
-        key = get_game(game).name
-        if key not in GAMES:
-            raise ValueError(f"unknown game {game!r}; known games: classic, duel")
-        names = [key]
+        names = [get_game(game).name]  # ValueError for an unknown game, listing them
     folder = resources.files("splendor.conformance").joinpath("cases")
     cases: list[Case] = []
     for name in names:

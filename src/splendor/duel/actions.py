@@ -41,6 +41,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..colors import DUEL_TOKEN_LETTERS, GEM_LETTERS, duel_token_index
+from ..errors import ParseError
 from .board import NUM_CELLS, NUM_LINES, cell_name, line_cells, line_id, parse_cell
 from .cards import MAX_RESERVED, NUM_PYRAMID, NUM_ROYALS_MAX, SLOT_LEVEL, pyramid_slot, slot_name
 
@@ -201,12 +202,13 @@ class Action:
         """The decision with id ``i``.
 
         Raises:
-            ValueError: ``i`` is not an integer with ``0 <= i < NUM_ACTIONS``.
+            ParseError: ``i`` is not an integer with ``0 <= i < NUM_ACTIONS``; the message
+                quotes it.
         """
         if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
-            raise ValueError(f"an action id must be an integer, got {i!r}")
+            raise ParseError(f"an action id must be an integer, got {i!r}")
         if not 0 <= int(i) < NUM_ACTIONS:
-            raise ValueError(f"action id must be 0..{NUM_ACTIONS - 1}, got {i}")
+            raise ParseError(f"action id must be 0..{NUM_ACTIONS - 1}, got {i}")
         return ACTIONS[int(i)]
 
     @classmethod
@@ -215,16 +217,16 @@ class Action:
         ``take`` may come in any order).
 
         Raises:
-            ValueError: malformed text; the message says what was wrong and lists the
-                notation.
+            ParseError: malformed text (or not a string); the message quotes it, says what
+                was wrong and lists the notation.
         """
         if not isinstance(text, str):
-            raise ValueError(f"an action must be a string, got {text!r}")
+            raise ParseError(f"an action must be a string, got {text!r}")
         words = text.strip().lower().replace(",", " ").split()
         try:
             return ACTIONS[_parse_words(words)]
         except ValueError as e:
-            raise ValueError(f"cannot read action {text!r}: {e}\n{NOTATION_HELP}") from None
+            raise ParseError(f"cannot read action {text!r}: {e}\n{NOTATION_HELP}") from None
 
     def __str__(self) -> str:
         return self._text

@@ -70,6 +70,7 @@ GAME = Game(
     notation_hint=notation_hint,
     cards=CARDS,
     tiles=ROYALS,
+    tiles_name="royals",
     token_letters=DUEL_TOKEN_LETTERS,
     notation_help=NOTATION_HELP,
     example_action="take c3 c4 c5",
@@ -84,8 +85,19 @@ GAME = Game(
     ),
     parts=MappingProxyType(
         {
-            "encoder": "splendor.encoding:encode_duel",
+            "encoder": "splendor.encoding.duel:encode_duel",
+            "encoding": "splendor.encoding.duel:ENCODING",
+            "batch_kernels": "splendor.rl.batch_kernels:DUEL",
+            "rl_render": "splendor.rl.render:DUEL",
+            "openspiel": "splendor.rl.openspiel_game:DUEL_SIDE",
+            "bench": "splendor.bench:DUEL_BENCH",
             "greedy_scores": "splendor.bots.greedy_duel_compiled:duel_greedy_scores",
+            "search": "splendor.bots.search:DUEL_SEARCH",
+            "net_search": "splendor.bots.net_search:DUEL_NET_SEARCH",
+            "reach": "splendor.bots.features:DUEL_REACH",
+            "greedy_evaluator": "splendor.bots.greedy_duel:DuelEvaluator",
+            "conformance_facts": "splendor.conformance.facts:DUEL_FACTS",
+            "tui": "splendor.tui.games_duel:DUEL",
         }
     ),
     turn_option=TURN_CAP.name,

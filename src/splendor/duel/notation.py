@@ -217,7 +217,7 @@ def state_from_text(text: str) -> State:
     Raises:
         NotationError: text that cannot be read (the message names the field and says
             what is allowed), or an observation's text.
-        ValueError: an impossible position, from the gate of :meth:`State.from_dict`
+        PositionError: an impossible position, from the gate of :meth:`State.from_dict`
             (``corrupt position: …``, naming the field and the rule).
     """
     return State(nt.read_position(NOTATION, text, _read, _players))
@@ -233,7 +233,7 @@ def observation_from_text(text: str) -> Observation:
 
     Raises:
         NotationError: text that cannot be read, or that shows what the seat cannot see.
-        ValueError: no sound position has this view (``corrupt position: …``).
+        PositionError: no sound position has this view (``corrupt position: …``).
     """
     return Observation(nt.read_position(NOTATION, text, _read, _players, observation=True))
 
@@ -355,8 +355,8 @@ def build_position(
 
     Raises:
         NotationError: a value that cannot be read (the message names the argument).
-        ValueError: an impossible position (``corrupt position: …``, naming the field and
-            the rule), or ``seed`` out of range.
+        PositionError: an impossible position (``corrupt position: …``, naming the field
+            and the rule), or ``seed`` out of range.
 
     Example::
 
@@ -378,7 +378,6 @@ def build_position(
         board=board,
         row=pyramid,
         decks=decks,
-        deck_sizes=None,
         tokens=tokens,
         privileges=privileges,
         reserved=reserved,
@@ -389,8 +388,6 @@ def build_position(
         payment=payment,
         rng=rng,
         seed=seed,
-        observer=-1,
-        deal=True,
     )
     return State(nt.gate(NOTATION, _assemble(spec)))
 
@@ -407,7 +404,6 @@ def _spec(
     board: object,
     row: object,
     decks: object,
-    deck_sizes: object,
     tokens: object,
     privileges: object,
     reserved: object,
@@ -418,11 +414,14 @@ def _spec(
     payment: object,
     rng: int | None,
     seed: int,
-    observer: int,
-    deal: bool,
+    deck_sizes: object = None,
+    observer: int = -1,
+    deal: bool = True,
 ) -> _Spec:
     """Read every field (text or Python values) into a :class:`_Spec`; with ``deal``, the
-    board, pyramid and decks left unsaid are dealt with ``seed``."""
+    board, pyramid and decks left unsaid are dealt with ``seed``. The defaults are the
+    builder's (a full position, dealt); a text gives ``deck_sizes``, ``observer`` and no
+    dealing (:func:`splendor.notation.text_args`)."""
     ph = nt.phase_of(NOTATION, phase)
     if not -1 <= current <= 1 or (current == -1 and ph != rules.PH_OVER):
         raise nt.fail("current", f"{current}: the seat to play is 0 or 1")
@@ -443,17 +442,7 @@ def _spec(
     slots, deck_lists, sizes = nt.place_cards(
         NOTATION, row, decks, deck_sizes, placed, rnd, observer
     )
-    if board is None and rnd is not None:
-        free = [BAG_START[c] - sum(t[c] for t in toks) for c in range(len(BAG_START))]
-        held = [b - f for b, f in zip(BAG_START, free, strict=True)]
-        nt.count_problem("tokens", held, BAG_START, DUEL_TOKEN_LETTERS, "D1")
-        pool = [c for c, k in enumerate(free) for _ in range(k)]
-        rnd.shuffle(pool)
-        cells = [-1] * NUM_CELLS
-        for i, c in enumerate(pool):
-            cells[int(SPIRAL[i])] = c
-    else:
-        cells = _board_of(board)
+    cells = _dealt_board(toks, rnd) if board is None and rnd is not None else _board_of(board)
     return _Spec(
         turn=turn,
         cap=cap,
@@ -477,6 +466,24 @@ def _spec(
         rng=nt.rng_value(rng, seed),
         observer=observer,
     )
+
+
+def _dealt_board(tokens: list[list[int]], rnd: np.random.Generator) -> list[int]:
+    """The board a builder deals when none is given: the tokens no seat holds, shuffled
+    with ``rnd`` and spread in spiral order (D2); the bag is then empty.
+
+    Raises:
+        NotationError: the seats hold more tokens of a colour than the game has (D1).
+    """
+    free = [BAG_START[c] - sum(t[c] for t in tokens) for c in range(len(BAG_START))]
+    held = [b - f for b, f in zip(BAG_START, free, strict=True)]
+    nt.count_problem("tokens", held, BAG_START, DUEL_TOKEN_LETTERS, "D1")
+    pool = [c for c, k in enumerate(free) for _ in range(k)]
+    rnd.shuffle(pool)
+    cells = [-1] * NUM_CELLS
+    for i, c in enumerate(pool):
+        cells[int(SPIRAL[i])] = c
+    return cells
 
 
 def _board_of(value: object) -> list[int]:

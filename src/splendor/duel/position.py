@@ -313,6 +313,26 @@ def _token_problems(s: np.void, phase: int, cur: int) -> list[str]:
 def _card_problems(s: np.void, phase: int, cur: int) -> list[str]:
     """Stage 3b: each card in exactly one place, in a place of its level (D3, D9, D11);
     every bought card's colour (D14)."""
+    out, in_decks = _deck_problems(s)
+    problems, in_pyramid = _pyramid_problems(s)
+    out += problems
+    problems, in_reserves = _reserve_problems(s)
+    out += problems
+    owned = s["card_owner"] >= 0
+    placed = np.concatenate((in_decks, in_pyramid, in_reserves))
+    where = np.bincount(placed, minlength=NUM_CARDS) + owned
+    for cid in _hits(where != 1):
+        out.append(
+            f"decks/pyramid/reserved/card_owner: card {int(cid)} is in "
+            f"{int(where[cid])} places (expected exactly 1: a deck, the pyramid, a "
+            "reserve or a seat's purchases, D3)"
+        )
+    return out + _color_problems(s, phase)
+
+
+def _deck_problems(s: np.void) -> tuple[list[str], np.ndarray]:
+    """Each deck holds cards of its level up to its length, -1 past it (D3); and the ids
+    of the cards soundly in a deck (for the count of places)."""
     out: list[str] = []
     decks = s["decks"].astype(np.int64)
     dl = s["deck_len"].astype(np.int64)
@@ -328,6 +348,14 @@ def _card_problems(s: np.void, phase: int, cur: int) -> list[str]:
             f"decks[{lvl}]: the level-{lvl + 1} deck has cards past "
             f"deck_len={int(dl[lvl])} (-1 there) (D3)"
         )
+    return out, decks[in_deck & ~bad]
+
+
+def _pyramid_problems(s: np.void) -> tuple[list[str], np.ndarray]:
+    """Each pyramid slot shows a card of its level, and is empty only when its deck is
+    (D3, D11); and the ids of the cards soundly shown."""
+    out: list[str] = []
+    dl = s["deck_len"].astype(np.int64)
     pyr = s["pyramid"].astype(np.int64)
     shown = pyr >= 0
     for k in _hits(~shown & (dl[SLOT_LEVEL] > 0)):
@@ -341,6 +369,13 @@ def _card_problems(s: np.void, phase: int, cur: int) -> list[str]:
             f"pyramid[{k}]={int(pyr[k])}: slot {k} shows level-{int(SLOT_LEVEL[k]) + 1} "
             f"cards, card {int(pyr[k])} is level {int(CARD_LEVEL[pyr[k]]) + 1} (D3)"
         )
+    return out, pyr[shown & ~wrong]
+
+
+def _reserve_problems(s: np.void) -> tuple[list[str], np.ndarray]:
+    """Each seat's reserved slots hold a card of the recorded level up to its count, and
+    are empty past it (D9, D22); and the ids of the cards held there."""
+    out: list[str] = []
     res = s["reserved"].astype(np.int64)
     level = s["reserved_level"].astype(np.int64)
     blind = s["reserved_blind"]
@@ -363,16 +398,15 @@ def _card_problems(s: np.void, phase: int, cur: int) -> list[str]:
             f"reserved[{p}][{k}]: seat {p}'s reserved slot {k + 1} should be empty "
             f"(-1, level 0, not blind): it holds {int(nr[p])} reserved cards (D9)"
         )
+    return out, res[held]
+
+
+def _color_problems(s: np.void, phase: int) -> list[str]:
+    """Every bought card's bonus colour: the printed one, or for a joker the colour of a
+    card its owner holds, unset only while it is being resolved (D3, D14)."""
+    out: list[str] = []
     owner = s["card_owner"].astype(np.int64)
     owned = owner >= 0
-    placed = np.concatenate((decks[in_deck & ~bad], pyr[shown & ~wrong], res[held]))
-    where = np.bincount(placed, minlength=NUM_CARDS) + owned
-    for cid in _hits(where != 1):
-        out.append(
-            f"decks/pyramid/reserved/card_owner: card {int(cid)} is in "
-            f"{int(where[cid])} places (expected exactly 1: a deck, the pyramid, a "
-            "reserve or a seat's purchases, D3)"
-        )
     color = s["card_color"].astype(np.int64)
     for cid in _hits(owned & ~IS_JOKER & (color != PRINTED)):
         out.append(
@@ -385,26 +419,27 @@ def _card_problems(s: np.void, phase: int, cur: int) -> list[str]:
             "has no bonus colour (-1) (D14)"
         )
     jokers = owned & IS_JOKER
-    if jokers.any():
-        pend = int(s["pend_card"])
-        for cid in _hits(jokers & (color < 0)):
-            if not (phase == rules.PH_JOKER and pend == cid):
-                out.append(
-                    f"card_color[{cid}]=-1: joker card {cid} was bought but never "
-                    "attached: only the joker being resolved has no colour (D14)"
-                )
-        # D14: a joker is attached to a colour of a card carrying a bonus; jokers never
-        # leave, so the seat still owns a printed card of that colour.
-        base = owned & HAS_PRINTED_BONUS
-        can = np.bincount(owner[base] * 5 + PRINTED[base], minlength=10).reshape(2, 5) > 0
-        attached = jokers & (color >= 0)
-        for cid in _hits(attached & ~can[np.maximum(owner, 0), np.maximum(color, 0)]):
-            col, p = int(color[cid]), int(owner[cid])
+    if not jokers.any():
+        return out
+    pend = int(s["pend_card"])
+    for cid in _hits(jokers & (color < 0)):
+        if not (phase == rules.PH_JOKER and pend == cid):
             out.append(
-                f"card_color[{cid}]={col}: joker card {cid} is attached to "
-                f"{COLOR_NAMES[col]}, but seat {p} owns no {COLOR_NAMES[col]} card to "
-                "attach it to (D14)"
+                f"card_color[{cid}]=-1: joker card {cid} was bought but never "
+                "attached: only the joker being resolved has no colour (D14)"
             )
+    # D14: a joker is attached to a colour of a card carrying a bonus; jokers never
+    # leave, so the seat still owns a printed card of that colour.
+    base = owned & HAS_PRINTED_BONUS
+    can = np.bincount(owner[base] * 5 + PRINTED[base], minlength=10).reshape(2, 5) > 0
+    attached = jokers & (color >= 0)
+    for cid in _hits(attached & ~can[np.maximum(owner, 0), np.maximum(color, 0)]):
+        col, p = int(color[cid]), int(owner[cid])
+        out.append(
+            f"card_color[{cid}]={col}: joker card {cid} is attached to "
+            f"{COLOR_NAMES[col]}, but seat {p} owns no {COLOR_NAMES[col]} card to "
+            "attach it to (D14)"
+        )
     return out
 
 
@@ -529,26 +564,11 @@ def _end_problems(s: np.void, phase: int, cur: int) -> list[str]:
 
 def _pending_problems(s: np.void, phase: int, cur: int) -> list[str]:
     """Stage 4b: the card being resolved and its pending effects (D13-D17, D19)."""
-    out: list[str] = []
     pend_card, pend = int(s["pend_card"]), int(s["pend"])
     again = int(s["again"])
     if phase not in RESOLVING:
-        if pend_card != -1:
-            out.append(
-                f"pend_card={pend_card}: a card is resolving outside the phases of a "
-                "purchase (joker, token, steal, royal), -1 here (D13-D19)"
-            )
-        if pend != 0:
-            out.append(
-                f"pend={pend}: pending effects outside the phases of a purchase, 0 here (D14-D17)"
-            )
-        if again and phase in (rules.PH_MAIN, rules.PH_RESERVE, rules.PH_PAY):
-            out.append(
-                f"again={again}: an extra turn comes from a card or royal card bought "
-                f"this turn, none is before the mandatory action (phase "
-                f"{PHASES[phase]}) (D13)"
-            )
-        return out
+        return _idle_problems(phase, pend_card, pend, again)
+    out: list[str] = []
     name = PHASES[phase]
     if pend_card < 0 or int(s["card_owner"][pend_card]) != cur:
         out.append(
@@ -556,8 +576,6 @@ def _pending_problems(s: np.void, phase: int, cur: int) -> list[str]:
         )
         return out
     ability = int(CARD_ABILITY[pend_card])
-    crowns = int(s["crowns"][cur])
-    claims = int(s["crown_claims"][cur])
     royal = s["royal_owner"]
     holds_steal = bool((royal[_STEAL_ROYALS] == cur).any())
     holds_again = bool((royal[_AGAIN_ROYALS] == cur).any())
@@ -578,39 +596,7 @@ def _pending_problems(s: np.void, phase: int, cur: int) -> list[str]:
             f"(ability {ability}) are {expect} (bits: 1 joker, 2 token, 4 steal, "
             "resolved in that order, D14-D17)"
         )
-    if phase == rules.PH_JOKER:
-        colors = int((s["bonuses"][cur] > 0).sum())
-        if not ability & AB_JOKER or int(s["card_color"][pend_card]) != -1 or colors < 2:
-            out.append(
-                f"phase joker: card {pend_card} is not an unattached joker with at "
-                f"least 2 bonus colours of seat {cur} to choose from (one is taken "
-                "by the engine) (D14)"
-            )
-    elif phase == rules.PH_TOKEN:
-        col = int(s["card_color"][pend_card])
-        cells = int((s["board"] == col).sum()) if col >= 0 else 0
-        if not ability & AB_TOKEN or cells < 2:
-            out.append(
-                f"phase token: card {pend_card} has no token ability, or fewer than 2 "
-                "tokens of its colour on the board to choose from (one is taken by "
-                "the engine) (D15)"
-            )
-    elif phase == rules.PH_STEAL:
-        kinds = int((s["tokens"][1 - cur, :6] > 0).sum())
-        if kinds < 2 or not (ability & AB_STEAL or holds_steal):
-            out.append(
-                f"phase steal: neither card {pend_card} nor a royal card of seat {cur} "
-                f"steals, or fewer than 2 kinds of tokens to steal from seat {1 - cur} "
-                "(one is taken by the engine) (D17)"
-            )
-    else:  # royal
-        free = int((royal < 0).sum())
-        if _thresholds(crowns) <= claims or free < 2:
-            out.append(
-                f"phase royal: seat {cur} has no crown threshold left to claim "
-                f"({crowns} crowns, {claims} claimed), or fewer than 2 royal cards "
-                "to choose from (one is taken by the engine) (D19)"
-            )
+    out += _choice_problems(s, phase, cur, pend_card, holds_steal)
     if ability & AB_AGAIN and not again:
         out.append(f"again=0: card {pend_card} being resolved gives an extra turn (D13)")
     if again and not ability & AB_AGAIN and not holds_again:
@@ -619,6 +605,72 @@ def _pending_problems(s: np.void, phase: int, cur: int) -> list[str]:
             "an extra turn (D13)"
         )
     return out
+
+
+def _idle_problems(phase: int, pend_card: int, pend: int, again: int) -> list[str]:
+    """Outside the phases of a purchase: no card resolving, no effect pending, and no
+    extra turn due before the mandatory action (D13-D19)."""
+    out: list[str] = []
+    if pend_card != -1:
+        out.append(
+            f"pend_card={pend_card}: a card is resolving outside the phases of a "
+            "purchase (joker, token, steal, royal), -1 here (D13-D19)"
+        )
+    if pend != 0:
+        out.append(
+            f"pend={pend}: pending effects outside the phases of a purchase, 0 here (D14-D17)"
+        )
+    if again and phase in (rules.PH_MAIN, rules.PH_RESERVE, rules.PH_PAY):
+        out.append(
+            f"again={again}: an extra turn comes from a card or royal card bought "
+            f"this turn, none is before the mandatory action (phase "
+            f"{PHASES[phase]}) (D13)"
+        )
+    return out
+
+
+def _choice_problems(
+    s: np.void, phase: int, cur: int, pend_card: int, holds_steal: bool
+) -> list[str]:
+    """A resolving phase asks a choice only when the card (or a royal card) calls for it
+    and there are at least 2 options; with one, the engine takes it (D14, D15, D17, D19)."""
+    ability = int(CARD_ABILITY[pend_card])
+    if phase == rules.PH_JOKER:
+        colors = int((s["bonuses"][cur] > 0).sum())
+        if not ability & AB_JOKER or int(s["card_color"][pend_card]) != -1 or colors < 2:
+            return [
+                f"phase joker: card {pend_card} is not an unattached joker with at "
+                f"least 2 bonus colours of seat {cur} to choose from (one is taken "
+                "by the engine) (D14)"
+            ]
+    elif phase == rules.PH_TOKEN:
+        col = int(s["card_color"][pend_card])
+        cells = int((s["board"] == col).sum()) if col >= 0 else 0
+        if not ability & AB_TOKEN or cells < 2:
+            return [
+                f"phase token: card {pend_card} has no token ability, or fewer than 2 "
+                "tokens of its colour on the board to choose from (one is taken by "
+                "the engine) (D15)"
+            ]
+    elif phase == rules.PH_STEAL:
+        kinds = int((s["tokens"][1 - cur, :6] > 0).sum())
+        if kinds < 2 or not (ability & AB_STEAL or holds_steal):
+            return [
+                f"phase steal: neither card {pend_card} nor a royal card of seat {cur} "
+                f"steals, or fewer than 2 kinds of tokens to steal from seat {1 - cur} "
+                "(one is taken by the engine) (D17)"
+            ]
+    else:  # royal
+        crowns = int(s["crowns"][cur])
+        claims = int(s["crown_claims"][cur])
+        free = int((s["royal_owner"] < 0).sum())
+        if _thresholds(crowns) <= claims or free < 2:
+            return [
+                f"phase royal: seat {cur} has no crown threshold left to claim "
+                f"({crowns} crowns, {claims} claimed), or fewer than 2 royal cards "
+                "to choose from (one is taken by the engine) (D19)"
+            ]
+    return []
 
 
 def _turn_problems(s: np.void, phase: int, cur: int) -> list[str]:

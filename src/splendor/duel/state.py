@@ -317,7 +317,7 @@ def to_action(action: Action | int | str) -> Action:
     """Coerce an :class:`Action`, an id or a notation string to an :class:`Action`.
 
     Raises:
-        ValueError: a malformed string or an id out of range.
+        ParseError: a malformed string or an id out of range.
     """
     return coerce_action(action, Action)
 
@@ -387,7 +387,8 @@ def determinize(observation: Observation, rng: np.random.Generator | int | None 
         rng: numpy Generator or seed for the draw.
 
     Raises:
-        ValueError: the observation is inconsistent (its unseen card counts do not match).
+        PositionError: the observation is inconsistent (its unseen card counts do not
+            match).
     """
     return State(determinize_array(observation._a, rng, rules.determinize_into))
 
@@ -434,7 +435,7 @@ def replay(
     """Deal ``new_game(2, seed, turn_cap=turn_cap)`` and apply ``actions`` in order (D24).
 
     Raises:
-        ValueError / IllegalActionError: from :meth:`State.apply`, for the first bad one.
+        ParseError / IllegalActionError: from :meth:`State.apply`, for the first bad one.
     """
     st = new_game(2, seed, turn_cap=turn_cap)
     for a in actions:

@@ -21,13 +21,13 @@ package exposes the PettingZoo modules :mod:`splendor.rl.splendor_v0` and
 
 from __future__ import annotations
 
+from ..game import games
 from . import encoding, splendor_duel_v0, splendor_v0
 
-GYM_IDS: dict[str, str] = {
-    "splendor/Splendor-v0": "classic",
-    "splendor/SplendorDuel-v0": "duel",
-}
-"""The Gymnasium ids registered on import, and the game of each."""
+GYM_IDS: dict[str, str] = {f"splendor/{g.title.replace(' ', '')}-v0": g.package for g in games()}
+"""The Gymnasium ids registered on import (``splendor/<title without spaces>-v0``:
+``splendor/Splendor-v0``, ``splendor/SplendorDuel-v0``), and the game of each (its package
+name)."""
 
 
 def register_envs() -> None:

@@ -19,6 +19,10 @@ Registered ids: ``splendor/Splendor-v0`` (classic, 2-4 players) and
 bot objects; they move inside :meth:`SplendorEnv.step` (and :meth:`SplendorEnv.reset`)
 until the learning seat owes a decision or the game ends. Observation, mask and rewards are
 those of :mod:`splendor.rl.pettingzoo_env`, seen from the learning seat.
+
+An episode is cut short (``truncated``, reward 0) once :data:`DEFAULT_MAX_TURNS` turns were
+completed unless ``max_turns`` says otherwise (None: never), and the observation space is
+bounded everywhere (:func:`splendor.rl.common.space_high`).
 """
 
 from __future__ import annotations
@@ -30,10 +34,13 @@ import gymnasium
 import numpy as np
 
 from ..bots import make_bot, parse_bot_spec
+from ..descriptor import Game
+from ..game import get_game
 from ..seeds import MAX_SEED, check_seed
 from . import encoding
 from .common import (
     check_action,
+    check_illegal,
     check_max_turns,
     check_seat,
     make_spaces,
@@ -42,14 +49,22 @@ from .common import (
 )
 from .render import render_rgb, render_text
 
-__all__ = ["SplendorEnv"]
+__all__ = ["DEFAULT_MAX_TURNS", "SplendorEnv"]
+
+DEFAULT_MAX_TURNS = 400
+"""The turns after which :class:`SplendorEnv` truncates an episode by default: more than
+twice the longest of 400 games of uniformly random decisions (92 turns for 2-player
+classic, 168 for 4 players, 136 for Duel), so that only a policy that keeps a game going
+for ever (taking and returning tokens) meets it; the same number as Duel's turn cap for
+games between bots (D25) and the cut of ``examples/train_batched_policy.py``."""
 
 
 class SplendorEnv(gymnasium.Env):
     """One learning seat of classic Splendor or Splendor Duel against bots.
 
     Args:
-        game: ``"classic"`` or ``"duel"`` (the registered ids set it).
+        game: a name of :func:`splendor.game.get_game` (``"classic"``, ``"duel"``...) or a
+            :class:`~splendor.descriptor.Game` (the registered ids set it).
         opponent: the other seats: one bot spec or bot object for all of them, or a sequence
             with one per other seat (in seat order, skipping the learning seat). Specs are
             built anew at every reset with seeds drawn from ``np_random``; bot objects
@@ -61,12 +76,14 @@ class SplendorEnv(gymnasium.Env):
             as Gymnasium's human mode renders by itself), ``"ansi"`` or ``"rgb_array"``.
         turn_cap: Duel only: the game ends with no winner after this many turns (D25):
             ``terminated`` with reward 0.
-        max_turns: ``truncated`` once this many turns were completed (outside the rules).
+        max_turns: ``truncated`` once this many turns were completed (outside the rules);
+            default :data:`DEFAULT_MAX_TURNS`, None for never.
         illegal_action: ``"terminate"`` (default): an illegal action ends the episode
             (``terminated``, reward ``illegal_reward``, ``info["illegal_action"]`` = the id,
             ``info["error"]`` why; the game is unchanged), so Gymnasium's ``check_env``,
             which steps unmasked random actions, passes with the default arguments.
-            ``"raise"``: it raises ``ValueError`` and changes nothing.
+            ``"raise"``: it raises ``ValueError`` and changes nothing. The same choice, with
+            the same default, as every environment of :mod:`splendor.rl`.
         illegal_reward: the reward of an illegal action under ``"terminate"`` (default -1).
 
     Observation: ``{"observation": float32 (observation_size,), "action_mask": int8
@@ -82,32 +99,28 @@ class SplendorEnv(gymnasium.Env):
 
     def __init__(
         self,
-        game: str = "classic",
+        game: str | Game = "classic",
         opponent: str | Any | Sequence[str | Any] = "random",
         num_players: int = 2,
         seat: int | str = 0,
         render_mode: str | None = None,
         turn_cap: int | None = None,
-        max_turns: int | None = None,
+        max_turns: int | None = DEFAULT_MAX_TURNS,
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
     ) -> None:
-        self.game = encoding.game_name(game)
-        if illegal_action not in ("raise", "terminate"):
-            raise ValueError(
-                f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}"
-            )
-        self.illegal_action = illegal_action
+        g = get_game(game)
+        self.game = g.package
+        self.illegal_action = check_illegal(illegal_action)
         self.illegal_reward = float(illegal_reward)
         self._ended_illegally = False
-        encoding.layout(self.game, num_players)
-        self.num_players = int(num_players)
+        self.num_players = g.check_players(num_players)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {render_mode!r}"
             )
         self.render_mode = render_mode
-        new_state(self.game, self.num_players, 0, turn_cap)  # validates turn_cap
+        new_state(g, self.num_players, 0, turn_cap)  # validates turn_cap
         self.turn_cap = turn_cap
         check_max_turns(max_turns)
         self.max_turns = max_turns
@@ -128,7 +141,7 @@ class SplendorEnv(gymnasium.Env):
             elif not callable(getattr(o, "choose", None)):
                 raise ValueError(f"an opponent is a bot spec or an object with choose(), got {o!r}")
         self.observation_space, self.action_space = make_spaces(self.game, self.num_players)
-        self._zero_mask = np.zeros(encoding.num_actions(self.game), dtype=np.int8)
+        self._zero_mask = np.zeros(g.num_actions, dtype=np.int8)
         self.game_state: Any = None
         self.seat = 0
         self._bots: list[Any] = []

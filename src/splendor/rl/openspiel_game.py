@@ -52,25 +52,26 @@ import json
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyspiel
 
-from .. import classic, duel
 from ..colors import DUEL_TOKEN_LETTERS, TOKEN_LETTERS
+from ..descriptor import Game
 from ..duel.board import cell_name
+from ..duel.game import BOT_TURN_CAP
+from ..game import games, get_game
+from ..views import HiddenCard
 
 CLASSIC_GAME_NAME = "python_splendor"
 """OpenSpiel short name of classic Splendor (2-4 players)."""
 DUEL_GAME_NAME = "python_splendor_duel"
 """OpenSpiel short name of Splendor Duel."""
 
-DEFAULT_MAX_DECISIONS = {"classic": 2000, "duel": 4000}
-"""Default decision cap per game (the adapter's ``max_game_length``). Uniformly random
-games take about 100 (classic, 2 players) to 250 (classic, 4 players; Duel) decisions."""
-DEFAULT_DUEL_TURN_CAP = 400
-"""Default Duel turn cap (D25), the same as the CLI's for games between bots."""
+DEFAULT_DUEL_TURN_CAP = BOT_TURN_CAP
+"""Deprecated: the default turn cap of ``python_splendor_duel`` is the turn option's
+``bot_default`` in the game's descriptor (``splendor.duel.game.BOT_TURN_CAP``, D25)."""
 DEFAULT_DEALS = 1 << 16
 """Default number of outcomes of the deal chance node."""
 MAX_DEALS = 1 << 20
@@ -79,39 +80,59 @@ MAX_DEALS = 1 << 20
 SERIAL_FORMAT = "splendor-openspiel-state"
 SERIAL_VERSION = 1
 
-_MODULES: dict[str, ModuleType] = {"classic": classic, "duel": duel}
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-_NAMES = {"classic": CLASSIC_GAME_NAME, "duel": DUEL_GAME_NAME}
 
 
-def _game_type(kind: str) -> pyspiel.GameType:
-    if kind == "classic":
-        params: dict[str, Any] = {
-            "players": 2,
-            "seed": 0,
-            "deals": DEFAULT_DEALS,
-            "max_decisions": DEFAULT_MAX_DECISIONS["classic"],
-        }
-        long_name, lo, hi = "Python Splendor", classic.MIN_PLAYERS, classic.MAX_PLAYERS
-    else:
-        params = {
-            "seed": 0,
-            "deals": DEFAULT_DEALS,
-            "turn_cap": DEFAULT_DUEL_TURN_CAP,
-            "max_decisions": DEFAULT_MAX_DECISIONS["duel"],
-        }
-        long_name, lo, hi = "Python Splendor Duel", 2, 2
+class SpielSide(NamedTuple):
+    """What the OpenSpiel adapter needs of one game besides its descriptor: the game's
+    ``"openspiel"`` part (:data:`CLASSIC_SIDE`, :data:`DUEL_SIDE`).
+
+    Attributes:
+        short_name: OpenSpiel's name of the game (``pyspiel.load_game``).
+        long_name: its long name.
+        max_decisions: the default decision cap (``max_game_length``).
+        text: ``text(state_or_observation) -> str``: the compact text of strings.
+        face_up: ``face_up(view) -> (rows, cells)``: the face-up card ids by level (-1 for
+            an empty slot) and the board's cells (token colours, -1 for an empty cell;
+            empty for a game without a board), which the public history annotates.
+    """
+
+    short_name: str
+    long_name: str
+    max_decisions: int
+    text: Callable[[Any], str]
+    face_up: Callable[[Any], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]]
+
+
+def _side(game: Game) -> SpielSide:
+    """The ``"openspiel"`` part of ``game``."""
+    side: SpielSide = game.part("openspiel")
+    return side
+
+
+def _game_type(game: Game) -> pyspiel.GameType:
+    """The :class:`pyspiel.GameType` of ``game``: its parameters are the player count (for a
+    game with several), the deals, its turn cap (default: the cap of games between bots,
+    D25) and the decision cap."""
+    side = _side(game)
+    params: dict[str, Any] = {}
+    if game.min_players != game.max_players:
+        params["players"] = game.default_players
+    params.update(seed=0, deals=DEFAULT_DEALS)
+    if game.turn_option is not None:
+        params[game.turn_option] = game.options[game.turn_option].bot_default
+    params["max_decisions"] = side.max_decisions
     return pyspiel.GameType(
-        short_name=_NAMES[kind],
-        long_name=long_name,
+        short_name=side.short_name,
+        long_name=side.long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=hi,
-        min_num_players=lo,
+        max_num_players=game.max_players,
+        min_num_players=game.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
@@ -121,10 +142,11 @@ def _game_type(kind: str) -> pyspiel.GameType:
     )
 
 
-CLASSIC_GAME_TYPE = _game_type("classic")
-"""The :class:`pyspiel.GameType` of ``python_splendor``."""
-DUEL_GAME_TYPE = _game_type("duel")
-"""The :class:`pyspiel.GameType` of ``python_splendor_duel``."""
+def _options(game: Game, turn_cap: int) -> dict[str, int]:
+    """The deal's options: the turn cap (0: none) for a game that has one."""
+    if game.turn_option is None:
+        return {}
+    return game.check_options({game.turn_option: turn_cap})
 
 
 @lru_cache(maxsize=8)
@@ -141,31 +163,43 @@ def _int_param(params: dict[str, Any], name: str, lo: int, hi: int) -> int:
 
 
 class _SplendorGameBase(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
-    """What both OpenSpiel games share (use :class:`SplendorGame` or :class:`DuelGame`)."""
+    """What both OpenSpiel games share (use :class:`SplendorGame` or :class:`DuelGame`):
+    everything per game comes from its descriptor and its ``"openspiel"`` part.
 
-    KIND = ""
+    Attributes:
+        GAME: the name of the game (:func:`splendor.game.get_game`).
+        descriptor: its :class:`~splendor.descriptor.Game`.
+        kind: its package name (``"classic"``, ``"duel"``), as serialized states hold it.
+        engine: its engine package (:mod:`splendor.classic`, :mod:`splendor.duel`).
+    """
+
+    GAME = ""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        kind = self.KIND
-        gtype = CLASSIC_GAME_TYPE if kind == "classic" else DUEL_GAME_TYPE
+        game = get_game(self.GAME)
+        gtype = _game_type(game)
         full = dict(gtype.parameter_specification)
         unknown = set(params or {}) - set(full)
         if unknown:
             raise ValueError(
-                f"unknown parameter(s) {sorted(unknown)} for {_NAMES[kind]}; known: {sorted(full)}"
+                f"unknown parameter(s) {sorted(unknown)} for {gtype.short_name}; "
+                f"known: {sorted(full)}"
             )
         full.update(params or {})
-        if kind == "classic":
-            num_players = _int_param(full, "players", classic.MIN_PLAYERS, classic.MAX_PLAYERS)
-            turn_cap = 0
-        else:
-            num_players = 2
-            turn_cap = _int_param(full, "turn_cap", 0, 2**31 - 1)
+        num_players = (
+            _int_param(full, "players", game.min_players, game.max_players)
+            if "players" in full
+            else game.min_players
+        )
+        turn_cap = 0
+        if game.turn_option is not None:
+            option = game.options[game.turn_option]
+            turn_cap = _int_param(full, game.turn_option, 0, option.maximum)
         seed = _int_param(full, "seed", 0, 2**31 - 1)
         deals = _int_param(full, "deals", 1, MAX_DEALS)
         max_decisions = _int_param(full, "max_decisions", 1, 2**31 - 1)
         info = pyspiel.GameInfo(
-            num_distinct_actions=_MODULES[kind].NUM_ACTIONS,
+            num_distinct_actions=game.num_actions,
             max_chance_outcomes=deals,
             num_players=num_players,
             min_utility=-1.0,
@@ -174,8 +208,10 @@ class _SplendorGameBase(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no t
             max_game_length=max_decisions,
         )
         super().__init__(gtype, info, full)
-        self.kind: str = kind
-        self.engine: ModuleType = _MODULES[kind]
+        self.descriptor: Game = game
+        self.kind: str = game.package
+        self.engine: ModuleType = game.module
+        self.short_name: str = gtype.short_name
         self.max_decisions: int = max_decisions
         self.turn_cap: int = turn_cap
         self.first_seed: int = seed
@@ -205,11 +241,8 @@ class _SplendorGameBase(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no t
             st = self.new_initial_state()
             st.apply_action(int(seed - self.first_seed))
             return st
-        engine: classic.State | duel.State
-        if self.kind == "classic":
-            engine = classic.new_game(self.num_players(), seed)
-        else:
-            engine = duel.new_game(2, seed, turn_cap=self.turn_cap or None)
+        game = self.descriptor
+        engine = game.new_game(self.num_players(), seed, **_options(game, self.turn_cap))
         return self.state_from_engine(engine)
 
     def state_from_engine(self, engine_state: Any) -> SplendorState:
@@ -221,9 +254,9 @@ class _SplendorGameBase(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no t
             TypeError: not an engine state of this game.
             ValueError: the player count differs from the game's.
         """
-        if not isinstance(engine_state, self.engine.State):
+        if not isinstance(engine_state, self.descriptor.state_type):
             raise TypeError(
-                f"{_NAMES[self.kind]} wraps a {self.engine.__name__}.State, "
+                f"{self.short_name} wraps a {self.descriptor.module.__name__}.State, "
                 f"got {type(engine_state).__name__}"
             )
         if engine_state.num_players != self.num_players():
@@ -256,7 +289,7 @@ class _SplendorGameBase(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no t
             raise
         except Exception as e:  # an unpickling error, or a pickle of something else
             raise ValueError(
-                f"not a serialized {_NAMES[self.kind]} state: {type(e).__name__}: {e}"
+                f"not a serialized {self.short_name} state: {type(e).__name__}: {e}"
             ) from None
 
     def make_py_observer(
@@ -291,7 +324,7 @@ class SplendorGame(_SplendorGameBase):
         ValueError: an unknown parameter or a value out of range.
     """
 
-    KIND = "classic"
+    GAME = "splendor"
 
 
 class DuelGame(_SplendorGameBase):
@@ -306,7 +339,7 @@ class DuelGame(_SplendorGameBase):
         ValueError: an unknown parameter or a value out of range.
     """
 
-    KIND = "duel"
+    GAME = "duel"
 
 
 # --------------------------------------------------------------------------- the state
@@ -356,11 +389,14 @@ class _Core:
             p = e.current_player
             self.cur = _TERMINAL if p is None or self.decisions >= self.max_decisions else p
 
+    @property
+    def game(self) -> Game:
+        """The game's descriptor (from :attr:`kind`, its package name)."""
+        return get_game(self.kind)
+
     def deal(self, seed: int) -> None:
-        if self.kind == "classic":
-            self.set_engine(classic.new_game(self.num_players, seed))
-        else:
-            self.set_engine(duel.new_game(2, seed, turn_cap=self.turn_cap or None))
+        game = self.game
+        self.set_engine(game.new_game(self.num_players, seed, **_options(game, self.turn_cap)))
 
     def set_engine(self, engine: Any) -> None:
         self.engine = engine
@@ -384,7 +420,7 @@ class _Core:
             st = self.anchor.copy()
             entries = list(self.log)
             for aid in self.pending:
-                entries.append(_annotate(self.kind, st, aid))
+                entries.append(_annotate(self.game, st, aid))
             self.anchor, self.log, self.pending = st, tuple(entries), []
         return self.log
 
@@ -455,8 +491,10 @@ def _core_from_json(text: str) -> _Core:
     if data.get("version") != SERIAL_VERSION:
         raise ValueError(f"unsupported version {data.get('version')!r}; expected {SERIAL_VERSION}")
     kind = data.get("game")
-    if kind not in _MODULES:
-        raise ValueError(f"unknown game {kind!r}; expected one of {sorted(_MODULES)}")
+    known = {g.package: g for g in games()}
+    if kind not in known:
+        raise ValueError(f"unknown game {kind!r}; expected one of {sorted(known)}")
+    game = known[kind]
 
     def whole(key: str, lo: int, hi: int) -> int:
         value = data.get(key)
@@ -478,13 +516,13 @@ def _core_from_json(text: str) -> _Core:
         raise ValueError("serialized state field 'state' must be a position object or null")
     core = _Core(kind, num_players, max_decisions, turn_cap)
     if position is not None:
-        engine = _MODULES[kind].State.from_dict(position)
+        engine = game.state_type.from_dict(position)
         if engine.num_players != num_players:
             raise ValueError(
                 f"the serialized position has {engine.num_players} players, the state {num_players}"
             )
         engine_cap = getattr(engine, "turn_cap", None) or 0  # Duel only (D25)
-        if kind == "duel" and engine_cap != turn_cap:
+        if game.turn_option is not None and engine_cap != turn_cap:
             raise ValueError(
                 f"the serialized position has turn cap {engine_cap}, the state {turn_cap}"
             )
@@ -591,12 +629,13 @@ class SplendorState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
 
     def _illegal_message(self, a: int) -> str:
         core = self._core
-        mod = _MODULES[core.kind]
-        name = str(mod.Action.from_id(a)) if 0 <= a < mod.NUM_ACTIONS else "no such decision id"
+        game = core.game
+        act = game.action_type
+        name = str(act.from_id(a)) if 0 <= a < game.num_actions else "no such decision id"
         if core.is_terminal:
             return f"illegal action {a} ({name}): the game is over"
         legal = ", ".join(
-            f"{i} ({mod.Action.from_id(i)})" for i in np.flatnonzero(core.engine.legal_mask())
+            f"{i} ({act.from_id(i)})" for i in np.flatnonzero(core.engine.legal_mask())
         )
         return (
             f"illegal action {a} ({name}) for player {core.engine.current_player} "
@@ -608,7 +647,7 @@ class SplendorState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         ``deal d (seed s)`` for the chance outcome."""
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {action} (seed {self._deal[0] + int(action)})"
-        return str(_MODULES[self._core.kind].Action.from_id(int(action)))
+        return str(self._core.game.action_type.from_id(int(action)))
 
     def is_terminal(self) -> bool:
         """True once the engine's game is over or the decision cap is reached."""
@@ -660,7 +699,7 @@ class SplendorState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
             rng = np.random.default_rng(
                 [int(float(probability_sampler()) * 2**32) for _ in range(2)]
             )
-        engine = _MODULES[core.kind].determinize(core.engine.observation(int(player_id)), rng)
+        engine = core.game.determinize(core.engine.observation(int(player_id)), rng)
         out: SplendorState = self.clone()
         out._core = core.resampled(engine)
         return out
@@ -670,13 +709,14 @@ class SplendorState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         deck order and generator): for debugging, never for a player."""
         core = self._core
         e = core.engine
-        head = f"{_NAMES[core.kind]} full state | decisions {core.decisions}/{core.max_decisions}"
+        side = _side(core.game)
+        head = f"{side.short_name} full state | decisions {core.decisions}/{core.max_decisions}"
         if e is None:
             return head + f"\nbefore the deal (chance node: one of {self._deal[1]} deals)"
         if core.capped and not e.is_terminal:
             head += " | ended by the decision cap"
         digest = hashlib.blake2b(e.array.tobytes(), digest_size=8).hexdigest()
-        body = _classic_text(e) if core.kind == "classic" else _duel_text(e)
+        body = side.text(e)
         return f"{head}\n{body}\nhidden: deck order and generator digest {digest}"
 
     # ------------------------------------------------------------ beyond OpenSpiel
@@ -729,15 +769,14 @@ class SplendorState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type
         core = self._core
         if not 0 <= player < core.num_players:
             raise ValueError(f"player must be 0..{core.num_players - 1}, got {player!r}")
-        head = (
-            f"{_NAMES[core.kind]} seat {player} | decisions {core.decisions}/{core.max_decisions}"
-        )
+        side = _side(core.game)
+        head = f"{side.short_name} seat {player} | decisions {core.decisions}/{core.max_decisions}"
         if core.engine is None:
             return head + "\nbefore the deal"
         if self.capped:
             head += " | ended by the decision cap"
         obs = core.engine.observation(player)
-        body = _classic_text(obs) if core.kind == "classic" else _duel_text(obs)
+        body = side.text(obs)
         return f"{head}\n{body}"
 
     def information_state_text(self, player: int) -> str:
@@ -793,7 +832,7 @@ class SplendorObserver:
 
         self._encoding = encoding
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        size = int(encoding.observation_size(game.kind, game.num_players()))
+        size = int(encoding.observation_size(game.descriptor, game.num_players()))
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
@@ -824,7 +863,7 @@ def _tokens(values: Sequence[int], letters: str) -> str:
 def _card(c: Any) -> str:
     if c is None:
         return "-"
-    if isinstance(c, classic.HiddenCard):
+    if isinstance(c, HiddenCard):
         return f"L{c.level}?"
     return f"#{c.id}"
 
@@ -921,29 +960,28 @@ def _duel_text(v: Any) -> str:
 # --------------------------------------------------------------------------- history
 
 
+def _classic_face_up(v: Any) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Classic Splendor's face-up card ids by level (C4); no board."""
+    return tuple(tuple(-1 if c is None else c.id for c in row) for row in v.faceup), ()
+
+
+def _duel_face_up(v: Any) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """Splendor Duel's pyramid ids by level (D3) and board cells (D2)."""
+    rows = tuple(tuple(-1 if c is None else c.id for c in row) for row in v.pyramid)
+    return rows, tuple(-1 if c is None else c for c in v.board)
+
+
 def _public_snapshot(
-    kind: str, st: Any
-) -> tuple[tuple[int, ...], tuple[int, ...], frozenset[tuple[int, int]]]:
+    game: Game, st: Any
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], frozenset[tuple[int, int]]]:
     """What every seat sees of the places a decision can reveal something in: face-up
-    cards, the Duel board, and who bought which card."""
+    cards, the board (a game with one), and who bought which card."""
     bought = frozenset((pv.seat, c.id) for pv in st.players for c in pv.purchased)
-    if kind == "classic":
-        rows = st.faceup
-        return tuple(c.id if c is not None else -1 for row in rows for c in row), (), bought
-    rows = st.pyramid
-    board = tuple(-1 if c is None else c for c in st.board)
-    return tuple(c.id if c is not None else -1 for row in rows for c in row), board, bought
+    rows, board = _side(game).face_up(st)
+    return rows, board, bought
 
 
-def _slot_names(kind: str) -> list[str]:
-    sizes = (4, 4, 4) if kind == "classic" else (5, 4, 3)
-    return [f"{lvl + 1}.{k + 1}" for lvl in range(3) for k in range(sizes[lvl])]
-
-
-_SLOTS = {k: _slot_names(k) for k in ("classic", "duel")}
-
-
-def _annotate(kind: str, st: Any, action_id: int) -> str:
+def _annotate(game: Game, st: Any, action_id: int) -> str:
     """Apply ``action_id`` to the full state ``st`` and return its public history line:
     ``seat:notation``, then what it showed every seat: face-up slots that changed
     (``1.2:#17>#40``, ``-`` for empty), Duel board cells that changed (``c3:G>.``; a
@@ -951,14 +989,15 @@ def _annotate(kind: str, st: Any, action_id: int) -> str:
     a blind-reserved card as it is bought). A blind reserve shows nothing more than its
     notation (``reserve d2``)."""
     seat = st.current_player
-    before = _public_snapshot(kind, st)
+    before = _public_snapshot(game, st)
     st.apply(action_id)
-    after = _public_snapshot(kind, st)
-    parts = [f"{seat}:{_MODULES[kind].Action.from_id(action_id)}"]
-    names = _SLOTS[kind]
-    for i, (a, b) in enumerate(zip(before[0], after[0], strict=True)):
-        if a != b:
-            parts.append(f"{names[i]}:{'-' if a < 0 else f'#{a}'}>{'-' if b < 0 else f'#{b}'}")
+    after = _public_snapshot(game, st)
+    parts = [f"{seat}:{game.action_type.from_id(action_id)}"]
+    for level, (row_a, row_b) in enumerate(zip(before[0], after[0], strict=True)):
+        for k, (a, b) in enumerate(zip(row_a, row_b, strict=True)):
+            if a != b:
+                was, now = "-" if a < 0 else f"#{a}", "-" if b < 0 else f"#{b}"
+                parts.append(f"{level + 1}.{k + 1}:{was}>{now}")
     for i, (a, b) in enumerate(zip(before[1], after[1], strict=True)):
         if a != b:
             parts.append(f"{cell_name(i)}:{_token(a)}>{_token(b)}")
@@ -1013,6 +1052,23 @@ class DeterminizingBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel has no typ
 # --------------------------------------------------------------------------- registry
 
 
+CLASSIC_SIDE = SpielSide(
+    CLASSIC_GAME_NAME, "Python Splendor", 2000, _classic_text, _classic_face_up
+)
+"""Classic Splendor's ``"openspiel"`` part."""
+DUEL_SIDE = SpielSide(DUEL_GAME_NAME, "Python Splendor Duel", 4000, _duel_text, _duel_face_up)
+"""Splendor Duel's ``"openspiel"`` part."""
+
+DEFAULT_MAX_DECISIONS = {g.package: _side(g).max_decisions for g in games()}
+"""Default decision cap per game, by package name (the adapter's ``max_game_length``).
+Uniformly random games take about 100 (classic, 2 players) to 250 (classic, 4 players;
+Duel) decisions."""
+CLASSIC_GAME_TYPE = _game_type(get_game(SplendorGame.GAME))
+"""The :class:`pyspiel.GameType` of ``python_splendor``."""
+DUEL_GAME_TYPE = _game_type(get_game(DuelGame.GAME))
+"""The :class:`pyspiel.GameType` of ``python_splendor_duel``."""
+
+
 def _register() -> None:
     names = set(pyspiel.registered_names())
     if CLASSIC_GAME_NAME not in names:
@@ -1031,9 +1087,12 @@ __all__ = [
     "DEFAULT_MAX_DECISIONS",
     "DUEL_GAME_NAME",
     "DUEL_GAME_TYPE",
+    "CLASSIC_SIDE",
+    "DUEL_SIDE",
     "DeterminizingBot",
     "DuelGame",
     "SplendorGame",
     "SplendorObserver",
     "SplendorState",
+    "SpielSide",
 ]

@@ -26,8 +26,12 @@ Use the versioned modules, PettingZoo style::
   splits +1, -1 for the others, 0 for all when Duel's turn cap ends the game, D25).
 - ``reset(seed=s)`` deals ``new_game(num_players, s)``: the same seed deals the same game;
   without a seed, one is drawn from the environment's ``np_random``.
-- An illegal action raises :class:`ValueError` naming it and the legal ones; the game is
-  unchanged.
+- An illegal action (by default, ``illegal_action="terminate"``, as every environment of
+  :mod:`splendor.rl` and PettingZoo's own classic games, whose ``TerminateIllegalWrapper``
+  does the same) ends the game for every agent: the agent that played it gets
+  ``illegal_reward`` (default -1), the others 0, its ``infos`` hold ``illegal_action`` (the
+  action) and ``error`` (why), and the game is unchanged. With ``illegal_action="raise"`` it
+  raises :class:`ValueError` naming the action and the legal ones, the game unchanged.
 """
 
 from __future__ import annotations
@@ -40,11 +44,14 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from ..descriptor import Game
+from ..game import get_game
 from ..seeds import MAX_SEED, check_seed
 from . import encoding
 from .common import (
     agent_name,
     check_action,
+    check_illegal,
     check_max_turns,
     make_spaces,
     new_state,
@@ -59,8 +66,9 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
     """The AEC environment of either game (see the module docstring).
 
     Args:
-        game: ``"classic"`` or ``"duel"``.
-        num_players: 2-4 for classic, 2 for Duel.
+        game: a name of :func:`splendor.game.get_game` (``"classic"``, ``"duel"``...) or a
+            :class:`~splendor.descriptor.Game`.
+        num_players: a player count of the game (2-4 for classic, 2 for Duel).
         render_mode: ``None``, ``"human"`` (:meth:`render` prints the text board; it is
             printed at every reset and step too), ``"ansi"`` (:meth:`render` returns it) or
             ``"rgb_array"`` (an ``(H, W, 3)`` uint8 image).
@@ -68,13 +76,17 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
             draw, 0 reward for both). ``None``: no cap.
         max_turns: truncate the episode (``truncations`` all True, reward 0) once this many
             turns were completed; ``None``: never. A research setting outside the rules.
+        illegal_action: ``"terminate"`` (default) or ``"raise"`` (module docstring).
+        illegal_reward: the reward of the agent that played an illegal action under
+            ``"terminate"`` (default -1).
 
     Attributes:
         game_state: the engine's full :class:`State` (hidden information included: for
             the host and for tests, never for agents); ``None`` before :meth:`reset`.
 
     Raises:
-        ValueError: unknown game, bad player count, render mode, ``turn_cap`` or ``max_turns``.
+        ValueError: unknown game, bad player count, render mode, ``turn_cap``, ``max_turns``
+            or ``illegal_action``.
     """
 
     metadata: dict[str, Any] = {
@@ -86,21 +98,26 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
 
     def __init__(
         self,
-        game: str = "classic",
+        game: str | Game = "classic",
         num_players: int = 2,
         render_mode: str | None = None,
         turn_cap: int | None = None,
         max_turns: int | None = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
     ) -> None:
         super().__init__()
-        self.game = encoding.game_name(game)
-        encoding.layout(self.game, num_players)  # validates the player count
+        g = get_game(game)
+        self.game = g.package
+        g.check_players(num_players)
+        self.illegal_action = check_illegal(illegal_action)
+        self.illegal_reward = float(illegal_reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {render_mode!r}"
             )
         check_max_turns(max_turns)
-        new_state(self.game, num_players, 0, turn_cap)  # validates turn_cap early
+        new_state(g, num_players, 0, turn_cap)  # validates turn_cap early
         self.num_players = int(num_players)
         self.render_mode = render_mode
         self.turn_cap = turn_cap
@@ -110,7 +127,7 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
         obs_space, act_space = make_spaces(self.game, self.num_players)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
-        self._zero_mask = np.zeros(encoding.num_actions(self.game), dtype=np.int8)
+        self._zero_mask = np.zeros(g.num_actions, dtype=np.int8)
         self.np_random: np.random.Generator | None = None
         self.game_state: Any = None
 
@@ -158,7 +175,8 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
         seat = self._seat[agent]
         st = self.game_state
         obs = encoding.observation_tensor(st.observation(seat))
-        if st.current_player == seat and not self.truncations.get(agent, False):
+        done = self.truncations.get(agent, False) or self.terminations.get(agent, False)
+        if st.current_player == seat and not done:
             mask = encoding.action_mask(st)
         else:
             mask = self._zero_mask.copy()
@@ -169,15 +187,21 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
         agent that is terminated or truncated (it leaves ``agents``).
 
         Raises:
-            ValueError: an illegal or malformed action (state unchanged), or an action other
-                than ``None`` for a finished agent.
+            ValueError: with ``illegal_action="raise"``, an illegal or malformed action
+                (state unchanged); an action other than ``None`` for a finished agent.
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         st = self.game_state
-        a = check_action(st, action)
+        try:
+            a = check_action(st, action)
+        except ValueError as err:
+            if self.illegal_action == "raise":
+                raise
+            self._end_illegally(agent, action, str(err))
+            return
         self._cumulative_rewards[agent] = 0.0
         st.apply(a)
         self._clear_rewards()
@@ -191,6 +215,19 @@ class SplendorAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type 
                 self.truncations[a_] = True
         else:
             self.agent_selection = agent_name(st.current_player)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _end_illegally(self, agent: str, action: Any, error: str) -> None:
+        """End the game for every agent after ``agent``'s illegal ``action`` (the game is
+        unchanged): ``illegal_reward`` to it, 0 to the others."""
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.rewards[agent] = self.illegal_reward
+        for a_ in self.agents:
+            self.terminations[a_] = True
+        self.infos[agent] = {**self.infos[agent], "illegal_action": action, "error": error}
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -241,8 +278,12 @@ class ClassicAECEnv(SplendorAECEnv):
         num_players: int = 2,
         render_mode: str | None = None,
         max_turns: int | None = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
     ) -> None:
-        super().__init__("classic", num_players, render_mode, None, max_turns)
+        super().__init__(
+            "classic", num_players, render_mode, None, max_turns, illegal_action, illegal_reward
+        )
 
 
 class DuelAECEnv(SplendorAECEnv):
@@ -257,11 +298,16 @@ class DuelAECEnv(SplendorAECEnv):
         render_mode: str | None = None,
         turn_cap: int | None = None,
         max_turns: int | None = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
     ) -> None:
-        super().__init__("duel", num_players, render_mode, turn_cap, max_turns)
+        super().__init__(
+            "duel", num_players, render_mode, turn_cap, max_turns, illegal_action, illegal_reward
+        )
 
 
 def make_env(raw: type[SplendorAECEnv], **kwargs: Any) -> AECEnv:
     """``raw(**kwargs)`` wrapped in PettingZoo's ``OrderEnforcingWrapper`` (errors on use
-    before ``reset``). Illegal actions are not wrapped: they raise ``ValueError``."""
+    before ``reset``); illegal actions are handled by the environment itself
+    (``illegal_action``, module docstring)."""
     return wrappers.OrderEnforcingWrapper(raw(**kwargs))

@@ -1,24 +1,26 @@
 """Plain renderings of a game for the research environments: text (``"ansi"``) and an RGB
 image (``"rgb_array"``).
 
-Both draw from an :class:`~splendor.classic.Observation` or :class:`~splendor.duel.Observation`
-(what one seat may see, C16 / D22), through the engine's public view API only, so a
-rendering never shows a card the viewing seat could not see. The environments render the
-view of the seat to act (seat 0 once the game is over).
+Both draw from a game's ``Observation`` (what one seat may see, C16 / D22), through the
+engine's public view API only, so a rendering never shows a card the viewing seat could not
+see. The environments render the view of the seat to act (seat 0 once the game is over).
+Each game's drawing is its ``"rl_render"`` part (:data:`CLASSIC`, :data:`DUEL`:
+:class:`Renderer`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .. import classic, duel
 from ..colors import DUEL_TOKEN_LETTERS, TOKEN_LETTERS
+from ..descriptor import Game
 from ..duel.cards import COLOR_JOKER, COLOR_NONE
 
-__all__ = ["render_rgb", "render_text"]
+__all__ = ["CLASSIC", "DUEL", "Renderer", "render_rgb", "render_text"]
 
 _TOKEN_RGB = {
     "W": "#f4f4f4",
@@ -45,7 +47,7 @@ def render_text(observation: Any) -> str:
     """A compact plain-text board (no colour codes) of ``observation``.
 
     Args:
-        observation: a classic or duel :class:`Observation`.
+        observation: a game's ``Observation``.
 
     Returns:
         A multi-line string.
@@ -53,13 +55,20 @@ def render_text(observation: Any) -> str:
     Raises:
         TypeError: not an Observation (a full State would show hidden cards).
     """
-    if isinstance(observation, classic.Observation):
-        return _text_classic(observation)
-    if isinstance(observation, duel.Observation):
-        return _text_duel(observation)
-    raise TypeError(
-        f"render_text takes a classic or duel Observation, got {type(observation).__name__}"
-    )
+    return _renderer(observation, "render_text").text(observation)
+
+
+def _renderer(observation: Any, caller: str) -> Renderer:
+    """The ``"rl_render"`` part of ``observation``'s game.
+
+    Raises:
+        TypeError: ``observation`` is not a game's ``Observation``.
+    """
+    game = getattr(observation, "game", None)
+    if not isinstance(game, Game) or not isinstance(observation, game.observation_type):
+        raise TypeError(f"{caller} takes a game's Observation, got {type(observation).__name__}")
+    part: Renderer = game.part("rl_render")
+    return part
 
 
 def _header(obs: Any, game: str) -> str:
@@ -90,7 +99,7 @@ def _payment(pay: Any, letters: str) -> list[str]:
 
 
 def _text_classic(obs: classic.Observation) -> str:
-    lines = [_header(obs, "Splendor")]
+    lines = [_header(obs, obs.game.title)]
     if obs.final_round and not obs.is_terminal:
         lines[0] += " [final round]"
     d = obs.deck_sizes
@@ -117,7 +126,7 @@ def _text_classic(obs: classic.Observation) -> str:
 
 
 def _text_duel(obs: duel.Observation) -> str:
-    lines = [_header(obs, "Splendor Duel")]
+    lines = [_header(obs, obs.game.title)]
     if obs.turn_cap:
         lines[0] += f" [turn cap {obs.turn_cap}]"
     board = obs.board
@@ -167,7 +176,7 @@ def render_rgb(observation: Any, width: int = 960, height: int = 640) -> np.ndar
     their bonus colour with points and cost, and the players' holdings as text.
 
     Args:
-        observation: a classic or duel :class:`Observation`.
+        observation: a game's ``Observation``.
         width, height: image size in pixels.
 
     Returns:
@@ -176,10 +185,7 @@ def render_rgb(observation: Any, width: int = 960, height: int = 640) -> np.ndar
     Raises:
         TypeError: not an Observation.
     """
-    if not isinstance(observation, (classic.Observation, duel.Observation)):
-        raise TypeError(
-            f"render_rgb takes a classic or duel Observation, got {type(observation).__name__}"
-        )
+    renderer = _renderer(observation, "render_rgb")
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -190,10 +196,7 @@ def render_rgb(observation: Any, width: int = 960, height: int = 640) -> np.ndar
     ax.set_xlim(0, 96)
     ax.set_ylim(0, 64)
     ax.set_axis_off()
-    if isinstance(observation, classic.Observation):
-        _draw_classic(ax, observation)
-    else:
-        _draw_duel(ax, observation)
+    renderer.draw(ax, observation)
     # matplotlib's Agg canvas (backend_agg) has no type annotations.
     canvas.draw()  # type: ignore[no-untyped-call]
     img = np.asarray(canvas.buffer_rgba())[:, :, :3].copy()  # type: ignore[no-untyped-call]
@@ -241,7 +244,7 @@ def _cost(letters: str, cost: Sequence[int]) -> str:
 
 
 def _draw_classic(ax: Any, obs: classic.Observation) -> None:
-    _text(ax, 1, 62, _header(obs, "Splendor"), size=9)
+    _text(ax, 1, 62, _header(obs, obs.game.title), size=9)
     for c, n in enumerate(obs.supply):
         _disc(ax, 3 + 4.2 * c, 57, TOKEN_LETTERS[c], n)
     for k, noble in enumerate(obs.nobles):
@@ -299,7 +302,7 @@ def _draw_classic(ax: Any, obs: classic.Observation) -> None:
 def _draw_duel(ax: Any, obs: duel.Observation) -> None:
     from matplotlib.patches import Rectangle
 
-    _text(ax, 1, 62, _header(obs, "Splendor Duel"), size=9)
+    _text(ax, 1, 62, _header(obs, obs.game.title), size=9)
     ax.add_patch(Rectangle((2, 31), 25, 25, facecolor="#6b4f2a", edgecolor="black"))
     for cell, v in enumerate(obs.board):
         r, c = divmod(cell, 5)
@@ -358,3 +361,21 @@ def _draw_duel(ax: Any, obs: duel.Observation) -> None:
             f"paying for {pay[0]}: owes {_tokens('WUGRKP', pay[1])}, gold {pay[2]}",
             size=8,
         )
+
+
+class Renderer(NamedTuple):
+    """One game's drawing, its ``"rl_render"`` part.
+
+    Attributes:
+        text: ``text(observation) -> str``, the plain-text board.
+        draw: ``draw(ax, observation)`` on matplotlib axes spanning 96 x 64 units.
+    """
+
+    text: Callable[[Any], str]
+    draw: Callable[[Any, Any], None]
+
+
+CLASSIC = Renderer(_text_classic, _draw_classic)
+"""Classic Splendor's ``"rl_render"`` part."""
+DUEL = Renderer(_text_duel, _draw_duel)
+"""Splendor Duel's ``"rl_render"`` part."""

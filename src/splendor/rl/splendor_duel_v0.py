@@ -23,7 +23,9 @@ def env(**kwargs: Any) -> AECEnv:
 
     Args:
         **kwargs: ``render_mode`` (``None``, ``"ansi"``, ``"rgb_array"``), ``turn_cap``
-            (D25, default ``None``), ``max_turns`` (truncation, default ``None``).
+            (D25, default ``None``), ``max_turns`` (truncation, default ``None``),
+            ``illegal_action`` (``"terminate"``, the default, or ``"raise"``) and
+            ``illegal_reward`` (default -1).
 
     Raises:
         ValueError: a bad argument.

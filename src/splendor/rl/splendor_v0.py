@@ -1,8 +1,9 @@
 """PettingZoo environment of classic Splendor, 2-4 players (rules C1-C18).
 
-``env(num_players=2, render_mode=None, max_turns=None)`` returns the AEC environment
-wrapped in PettingZoo's order-enforcing wrapper; ``raw_env`` is the bare class. See
-:mod:`splendor.rl.pettingzoo_env` for observations, rewards and seeding.
+``env(num_players=2, render_mode=None, max_turns=None, illegal_action="terminate")``
+returns the AEC environment wrapped in PettingZoo's order-enforcing wrapper; ``raw_env``
+is the bare class. See :mod:`splendor.rl.pettingzoo_env` for observations, rewards and
+seeding.
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ def env(**kwargs: Any) -> AECEnv:
 
     Args:
         **kwargs: ``num_players`` (2-4, default 2), ``render_mode`` (``None``, ``"ansi"``,
-            ``"rgb_array"``), ``max_turns`` (truncation, default ``None``).
+            ``"rgb_array"``), ``max_turns`` (truncation, default ``None``),
+            ``illegal_action`` (``"terminate"``, the default, or ``"raise"``) and
+            ``illegal_reward`` (default -1).
 
     Raises:
         ValueError: a bad argument.

@@ -16,7 +16,8 @@ stepped, played by the bots, ended and dealt anew by one compiled call.
 It is the batched twin of :class:`splendor.rl.gym_env.SplendorEnv`: the same observation
 (``{"observation": float32 (N, D), "action_mask": int8 (N, A)}``), the same rewards, seen
 from the learning seat, and an illegal action ends its episode with ``illegal_reward``
-(``infos["illegal_action"]``). The bots are compiled too: ``"random"`` (uniformly random
+(``infos["illegal_action"]``; ``illegal_action="raise"`` raises instead, as every
+environment of :mod:`splendor.rl`). The bots are compiled too: ``"random"`` (uniformly random
 legal decisions) or ``"greedy"`` (the greedy bot's scores,
 :mod:`splendor.bots.greedy_compiled`, ties broken at random); for any other bot, use
 :class:`~splendor.rl.gym_env.SplendorEnv` in a ``SyncVectorEnv``.
@@ -37,10 +38,24 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .. import classic, duel, encoding
-from .batch import check_actions, check_settings, engine_state, environment_generators
-from .batch_kernels import CLASSIC, DUEL, OPPONENT_GREEDY, OPPONENT_RANDOM
-from .common import check_seat, make_spaces
+from .. import encoding
+from ..descriptor import Game
+from .batch import (
+    KernelCall,
+    check_actions,
+    check_settings,
+    engine_state,
+    environment_generators,
+    new_arrays,
+)
+from .batch_kernels import (
+    OPPONENT_GREEDY,
+    OPPONENT_RANDOM,
+    SEAT_RESET,
+    SEAT_STEP,
+    Settings,
+)
+from .common import check_action, check_illegal, check_seat, make_spaces
 from .render import render_text
 
 __all__ = ["OPPONENTS", "SplendorVectorEnv"]
@@ -53,7 +68,8 @@ class SplendorVectorEnv(VectorEnv):
     """``num_envs`` games of one learning seat against compiled bots (module docstring).
 
     Args:
-        game: ``"classic"`` or ``"duel"`` (aliases of :func:`splendor.encoding.game_name`).
+        game: a name of :func:`splendor.game.get_game` (``"classic"``, ``"duel"``...) or a
+            :class:`~splendor.descriptor.Game`.
         num_envs: the number of games played side by side, ``>= 1``.
         opponent: ``"random"`` or ``"greedy"``, for every other seat.
         num_players: 2-4 for classic, 2 for Duel.
@@ -63,7 +79,11 @@ class SplendorVectorEnv(VectorEnv):
             (D25).
         max_turns: ``truncated`` (reward 0, the next game at the next step) once this many
             turns were completed, outside the rules, as the single-game environment's.
-        illegal_reward: the reward of an illegal action, which ends the episode.
+        illegal_action: ``"terminate"`` (default: an illegal action ends its episode with
+            ``illegal_reward``, ``infos["illegal_action"]``, the game unchanged) or
+            ``"raise"`` (``ValueError`` naming the environment, the action and the legal
+            ones; nothing changes in any game).
+        illegal_reward: the reward of an illegal action under ``"terminate"``.
         copy: return copies of the observations (Gymnasium's default); False returns the
             environment's own buffers, overwritten at the next call.
         render_mode: None or ``"ansi"`` (:meth:`render` returns each game's board as text,
@@ -77,7 +97,7 @@ class SplendorVectorEnv(VectorEnv):
 
     def __init__(
         self,
-        game: str = "classic",
+        game: str | Game = "classic",
         num_envs: int = 8,
         opponent: str = "random",
         num_players: int = 2,
@@ -87,8 +107,11 @@ class SplendorVectorEnv(VectorEnv):
         illegal_reward: float = -1.0,
         copy: bool = True,
         render_mode: str | None = None,
+        illegal_action: str = "terminate",
     ) -> None:
-        self.game = check_settings(game, num_envs, num_players, turn_cap, max_turns)
+        g = check_settings(game, num_envs, num_players, turn_cap, max_turns)
+        self.game = g.package
+        self.illegal_action = check_illegal(illegal_action)
         if opponent not in OPPONENTS:
             raise ValueError(
                 f"opponent must be one of {', '.join(OPPONENTS)}, got {opponent!r} (other bots: "
@@ -112,23 +135,21 @@ class SplendorVectorEnv(VectorEnv):
         )
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._kernels = CLASSIC if self.game == "classic" else DUEL
-        dtype = classic.STATE_DTYPE if self.game == "classic" else duel.STATE_DTYPE
         n = self.num_envs
-        self._size = encoding.observation_size(self.game, self.num_players)
-        self._off = encoding.field_offsets(self.game, self.num_players)
-        self._tables = encoding.card_tables(self.game)
-        self._states = np.zeros(n, dtype=dtype)
-        self._rng = environment_generators(None, n)
-        self.game_seed = np.zeros(n, dtype=np.int64)
-        self._learner = np.zeros(n, dtype=np.int8)
-        self._pending = np.zeros(n, dtype=np.bool_)
-        self._obs = np.zeros((n, 1, self._size), dtype=np.float32)
-        self._mask = np.zeros((n, encoding.num_actions(self.game)), dtype=np.bool_)
-        self._rewards = np.zeros(n, dtype=np.float32)
-        self._terminated = np.zeros(n, dtype=np.bool_)
-        self._truncated = np.zeros(n, dtype=np.bool_)
-        self._illegal = np.zeros(n, dtype=np.bool_)
+        self._size = encoding.observation_size(g, self.num_players)
+        self._enc = (encoding.field_offsets(g, self.num_players), *encoding.card_tables(g))
+        self._arrays = new_arrays(g, n, 1, self._size, 1)
+        self._settings = Settings(
+            num_players=self.num_players,
+            turn_cap=turn_cap or 0,
+            max_turns=max_turns or 0,
+            seat=self._seat,
+            opponent=OPPONENTS[opponent],
+            illegal_reward=self.illegal_reward,
+            raise_illegal=self.illegal_action == "raise",
+        )
+        self._run = KernelCall(g, self._arrays, self._settings, self._enc)
+        self.game_seed = self._arrays.game_seed
         self._started = False
         self.bot_decisions = 0
         """The bots' decisions since the environment was made (for speed figures)."""
@@ -148,12 +169,8 @@ class SplendorVectorEnv(VectorEnv):
             ValueError: a bad seed (nothing changes).
         """
         if seed is not None or not self._started:
-            self._rng = environment_generators(seed, self.num_envs)
-        self.bot_decisions += self._kernels.seat_reset(
-            self._states, self._rng, self.game_seed, self._learner, self._pending, self._obs,
-            self._mask, self._seat, self.num_players, self.turn_cap or 0,
-            OPPONENTS[self.opponent], self._off, *self._tables,
-        )  # fmt: skip
+            self._arrays.rng[:] = environment_generators(seed, self.num_envs)
+        self.bot_decisions += self._run(SEAT_RESET)
         self._started = True
         return self._observation(), self._infos()
 
@@ -176,21 +193,27 @@ class SplendorVectorEnv(VectorEnv):
         if not self._started:
             raise RuntimeError("call reset() before step()")
         a = check_actions(actions, self.num_envs)
-        self.bot_decisions += self._kernels.seat_step(
-            self._states, a, self._rng, self.game_seed, self._learner, self._pending, self._obs,
-            self._mask, self._rewards, self._terminated, self._truncated, self._illegal,
-            self._seat, self.num_players, self.turn_cap or 0, self.max_turns or 0,
-            OPPONENTS[self.opponent], self.illegal_reward,
-            self._off, *self._tables,
-        )  # fmt: skip
-        out = (self._rewards, self._terminated, self._truncated)
+        made = self._run(SEAT_STEP, a)
+        if made < 0:
+            i = -1 - made
+            raise ValueError(self._illegal_message(i, int(a[i])))
+        self.bot_decisions += made
+        arrays = self._arrays
+        out = (arrays.rewards.reshape(self.num_envs), arrays.terminated, arrays.truncated)
         if self.copy:
             out = tuple(x.copy() for x in out)  # type: ignore[assignment]
         return (self._observation(), *out, self._infos())
 
+    def _illegal_message(self, i: int, a: int) -> str:
+        try:
+            check_action(self.state(i), a)
+        except ValueError as e:
+            return f"environment {i}: {e}. No game moved."
+        raise AssertionError(f"action {a} of environment {i} is legal")  # pragma: no cover
+
     def _observation(self) -> dict[str, np.ndarray]:
-        obs = self._obs.reshape(self.num_envs, self._size)
-        mask = self._mask.view(np.int8)
+        obs = self._arrays.obs.reshape(self.num_envs, self._size)
+        mask = self._arrays.mask.view(np.int8)
         if self.copy:
             obs, mask = obs.copy(), mask.copy()
         return {"observation": obs, "action_mask": mask}
@@ -198,11 +221,11 @@ class SplendorVectorEnv(VectorEnv):
     def _infos(self) -> dict[str, Any]:
         every = np.ones(self.num_envs, dtype=np.bool_)
         return {
-            "seat": self._learner.astype(np.int64),
+            "seat": self._arrays.learner.astype(np.int64),
             "_seat": every,
-            "game_seed": self.game_seed.copy(),
+            "game_seed": self._arrays.game_seed.copy(),
             "_game_seed": every.copy(),
-            "illegal_action": self._illegal.copy(),
+            "illegal_action": self._arrays.illegal.copy(),
             "_illegal_action": every.copy(),
         }
 
@@ -212,7 +235,7 @@ class SplendorVectorEnv(VectorEnv):
         Raises:
             IndexError: ``i`` is not ``0..num_envs-1``.
         """
-        return engine_state(self.game, self._states, i)
+        return engine_state(self.game, self._arrays.states, i)
 
     def render(self) -> tuple[str, ...] | None:
         """With ``render_mode="ansi"``, each game's board as text, seen from its learning
@@ -220,6 +243,6 @@ class SplendorVectorEnv(VectorEnv):
         if self.render_mode != "ansi" or not self._started:
             return None
         return tuple(
-            render_text(self.state(i).observation(int(self._learner[i])))
+            render_text(self.state(i).observation(int(self._arrays.learner[i])))
             for i in range(self.num_envs)
         )

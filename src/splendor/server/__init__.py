@@ -1,16 +1,28 @@
 """The web app's server: FastAPI + WebSocket over the engine, storage through SQLAlchemy.
 
-Modules, one job each:
+Modules, one job each (``docs/layout.md`` lists every one with its first line):
 
-- :mod:`.storage`   SQLAlchemy models and repository functions (SQLite file or PostgreSQL),
-  schema migrations by Alembic (:mod:`.migrations`), applied at start-up.
-- :mod:`.protocol`  the JSON messages: action JSON, the public observation, the state view.
-- :mod:`.bots`      bot decisions in worker processes (off the event loop).
-- :mod:`.service`   the game service: create, load (replay), act, schedule bots.
-- :mod:`.hub`       WebSocket subscribers per game and per-seat broadcasts.
-- :mod:`.analysis_jobs` post-game analyses: asked for, run in the bots' search pool,
-  stored and pushed live, supervised.
-- :mod:`.app`       :func:`create_app`, the FastAPI application (REST, WebSocket, client).
+- The application: :mod:`.app` (:func:`create_app` only assembles: settings, the service,
+  :mod:`.middleware`, the exception handlers of :mod:`.answers`, the routers), one router per
+  resource (:mod:`.games_api`, :mod:`.players_api`, :mod:`.tables_api`, :mod:`.pages`), the
+  game's WebSocket (:mod:`.live_socket`), what a route reads from a request
+  (:mod:`.request_context`), rate limits (:mod:`.rates`).
+- A live game, on the model of lichess's round module: :mod:`.service` (``GameService``, the
+  entry point, delegating to the parts), :mod:`.service_context` (what the parts share),
+  :mod:`.proxy` (games in memory: load, sync between processes, evict), :mod:`.creation`,
+  :mod:`.seats`, :mod:`.moves`, :mod:`.finisher` (resign, leave, forfeit),
+  :mod:`.bot_turns`, :mod:`.timers` and :mod:`.clocks`, :mod:`.expiry`,
+  :mod:`.rating_updates` and :mod:`.ratings`, :mod:`.views` (the JSON each viewer receives),
+  :mod:`.live` (a loaded game), :mod:`.hub` (subscribers), :mod:`.writer` (group commit),
+  :mod:`.bots` (bot decisions in worker processes), :mod:`.notify` (several processes).
+- Storage: :mod:`.storage` (``Storage``, composed of :mod:`.game_writes` and
+  :mod:`.game_queries` over the tables of :mod:`.rows`), schema migrations by Alembic
+  (:mod:`.migrations`), applied at start-up; :mod:`.accounts`, :mod:`.chat`,
+  :mod:`.rated_games`.
+- The lobby: :mod:`.tables` (rematches, quick pairing) over :mod:`.table_seating` and
+  :mod:`.table_forms`.
+- Words: :mod:`.protocol` (the JSON messages, the public observation), :mod:`.errors`,
+  :mod:`.language`; post-game analyses: :mod:`.analysis_jobs`.
 
 Start it with ``splendor serve`` (or ``make serve``).
 """

@@ -86,7 +86,7 @@ def choose(game: str, spec: str, seed: int, observation: np.ndarray) -> int:
     from ..game import get_game
 
     module = get_game(game)
-    obs = module.Observation(observation)
+    obs = module.observation_type(observation)
     bot = make_bot(spec, seed)
     try:
         action = bot.choose(obs, obs.legal_actions())

@@ -209,7 +209,7 @@ def replay(
             )
         before = state.copy()
         try:
-            action = module.Action.parse(text)
+            action = module.action_type.parse(text)
             state.apply(action)
         except ValueError as e:
             raise RuntimeError(

@@ -62,7 +62,12 @@ class _TextError(ValueError):
 
 
 class MalformedActionError(_TextError):
-    """A client's action is neither a known action id nor a notation of the game."""
+    """A client's action is neither a known action id nor a notation of the game (400).
+
+    It wraps the engine's :class:`splendor.errors.ParseError` (a ValueError; an engine
+    written before it raises a bare ValueError, wrapped the same way) with the server's
+    sentence, said in the reader's language: what was sent, the engine's reason, and how
+    to write an action of that game (:class:`NotationHint`)."""
 
 
 class MalformedJSONError(ValueError):
@@ -218,16 +223,13 @@ def action_json(action: Any) -> dict[str, Any]:
 
 
 def notation_hint(game: str, entry: str, language: str = DEFAULT_LANGUAGE) -> str:
-    """How to write a decision of ``game`` that starts like ``entry``, in ``language``.
+    """How to write a decision of ``game`` that starts like ``entry``, in ``language``
+    (the game's :attr:`~splendor.descriptor.Game.notation_hint`).
 
     Raises:
-        ValueError: an unknown language.
+        ValueError: an unknown game or language.
     """
-    if game == "duel":
-        from ..duel.explain import notation_hint as hint
-    else:
-        from ..classic.explain import notation_hint as hint
-    return hint(entry or "?", "", language)
+    return get_game(game).notation_hint(entry or "?", "", language)
 
 
 @dataclass(frozen=True)
@@ -248,23 +250,26 @@ def parse_action(game: str, value: Any) -> Any:
 
     Raises:
         MalformedActionError: not an int or str, an id out of range, or text that is no
-            notation; the message says how to write one.
+            notation (the engine's :class:`~splendor.errors.ParseError`, or a bare
+            ValueError from an older engine); the message says how to write one.
     """
-    module = get_game(game)
+    descriptor = get_game(game)
+    action_type: Any = descriptor.action_type  # the engine's Action class
+    last = descriptor.num_actions - 1
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise MalformedActionError(
-            f"an action must be an action id (a whole number 0..{module.NUM_ACTIONS - 1}) or a "
-            f"notation string such as {_example(game)!r}; got {value!r}"
+            f"an action must be an action id (a whole number 0..{last}) or a "
+            f"notation string such as {descriptor.example_action!r}; got {value!r}"
         )
     if isinstance(value, int):
-        if not 0 <= value < module.NUM_ACTIONS:
+        if not 0 <= value <= last:
             raise MalformedActionError(
-                f"action id {value} is out of range: ids of {game} are 0..{module.NUM_ACTIONS - 1}"
+                f"action id {value} is out of range: ids of {game} are 0..{last}"
             )
-        return module.Action.from_id(value)
+        return action_type.from_id(value)
     try:
-        return module.Action.parse(value)
-    except ValueError as e:
+        return action_type.parse(value)
+    except ValueError as e:  # ParseError (a SplendorError, a ValueError), or a bare one
         raise MalformedActionError(
             N_("{entry} is not an action of {game}: {error}. Hint: {hint}"),
             entry=repr(value),
@@ -272,10 +277,6 @@ def parse_action(game: str, value: Any) -> Any:
             error=str(e),
             hint=NotationHint(game, value.strip()),
         ) from None
-
-
-def _example(game: str) -> str:
-    return "take c3 c4 c5" if game == "duel" else "take W U G"
 
 
 # --------------------------------------------------------------------- observations
@@ -297,9 +298,9 @@ def public_array(state: Any) -> np.ndarray:
 
 
 def public_observation(state: Any) -> Any:
-    """A spectator's :class:`Observation` of ``state`` (observer -1; module docstring)."""
-    module = get_game(_game_name(state))
-    return module.Observation(public_array(state))
+    """A spectator's observation of ``state`` (its game's
+    :attr:`~splendor.descriptor.Game.observation_type`; observer -1; module docstring)."""
+    return state.game.observation_type(public_array(state))
 
 
 def viewer_observation(state: Any, seat: int | None) -> Any:
@@ -307,25 +308,15 @@ def viewer_observation(state: Any, seat: int | None) -> Any:
     return public_observation(state) if seat is None else state.observation(seat)
 
 
-def _game_name(state: Any) -> str:
-    return "duel" if type(state).__module__.startswith("splendor.duel") else "splendor"
-
-
 def explain(game: str, observation: Any, action: Any, language: str = DEFAULT_LANGUAGE) -> str:
     """Why ``action`` is not legal in ``observation``, in ``language`` (words for a person;
-    best effort, the engine decides). Uses :func:`splendor.classic.explain.why_illegal`
-    (classic, C6-C17) or :func:`splendor.duel.explain.why_illegal` (D6-D20).
+    best effort, the engine decides): the game's
+    :attr:`~splendor.descriptor.Game.why_illegal` (classic C6-C17, Duel D6-D20).
 
     Raises:
-        ValueError: an unknown language.
+        ValueError: an unknown game or language.
     """
-    if game == "duel":
-        from ..duel import explain as explain_duel
-
-        return explain_duel.why_illegal(observation, action, language)
-    from ..classic import explain as explain_classic
-
-    return explain_classic.why_illegal(observation, action, language)
+    return get_game(game).why_illegal(observation, action, language)
 
 
 @dataclass(frozen=True)
@@ -375,9 +366,9 @@ def move_effects(game: str, before: Any, action: Any, after: Any) -> list[dict[s
     ``"text"``, its sentence in every language (``{"en", "fr", "nl"}``) with the players
     written ``{seat0}``, ``{seat1}``... for the client to fill with the names it shows.
     ``before`` and ``after`` are the full states around the decision."""
-    module = get_game(game)
-    found = module.effects_of(before, action, after)
-    return described(found, after.num_players, module.TOKEN_LETTERS)
+    descriptor = get_game(game)
+    found = descriptor.effects_of(before, action, after)
+    return described(found, after.num_players, descriptor.token_letters)
 
 
 def dumps(value: Any) -> str:

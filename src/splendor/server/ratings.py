@@ -51,8 +51,7 @@ from typing import Final
 import glicko2
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from splendor.classic import GAME_NAME as CLASSIC_GAME
-from splendor.duel import GAME_NAME as DUEL_GAME
+from ..game import game_names, get_game
 
 __all__ = [
     "DUEL",
@@ -92,7 +91,6 @@ _SEATS: Final[Mapping[str, tuple[int, ...]]] = {
     DUEL: (2,),
     SPLENDOR_MULTI: (3, 4),
 }
-_ALIASES: Final[Mapping[str, str]] = {"classic": CLASSIC_GAME, "splendor-duel": DUEL_GAME}
 
 # Glicko-2 newcomer (Glickman's recommended values; those of glicko2.Player's defaults).
 GLICKO2_RATING: Final = 1500.0
@@ -216,26 +214,35 @@ def _number(raw: object, name: str) -> float:
 def game_kind(game: str, num_players: int) -> str:
     """The rated kind of a game: ``"splendor-2"``, ``"splendor-multi"`` or ``"duel"``.
 
+    A game played by one number of players is one kind, named as the game (``"duel"``);
+    a game with a player range is rated apart with 2 players (``"<name>-2"``) and with
+    more (``"<name>-multi"``): the kinds come from the game's descriptor
+    (:func:`splendor.game.get_game`), never from its name.
+
     Args:
-        game: the game's name as stored, ``"splendor"`` or ``"duel"`` (the engines'
-            ``GAME_NAME``; the aliases ``"classic"`` and ``"splendor-duel"`` are accepted).
+        game: the game's name as stored, ``"splendor"`` or ``"duel"`` (the descriptors'
+            :attr:`~splendor.descriptor.Game.name`; any other name of the game, such as
+            ``"classic"`` or ``"splendor-duel"``, is accepted).
         num_players: the number of seats: 2 to 4 for Splendor, 2 for Duel.
 
     Raises:
         ValueError: an unknown game, or a number of players that game is not played with.
     """
-    name = _ALIASES.get(game, game)
-    if name == CLASSIC_GAME:
-        if num_players == 2:
-            return SPLENDOR_2
-        if num_players in (3, 4):
-            return SPLENDOR_MULTI
-        raise ValueError(f"{CLASSIC_GAME} is played by 2 to 4 players, not {num_players}")
-    if name == DUEL_GAME:
-        if num_players == 2:
-            return DUEL
-        raise ValueError(f"{DUEL_GAME} is played by 2 players, not {num_players}")
-    raise ValueError(f"unknown game {game!r}; rated games are {CLASSIC_GAME!r} and {DUEL_GAME!r}")
+    try:
+        descriptor = get_game(game)
+    except ValueError:
+        rated = " and ".join(map(repr, game_names()))
+        raise ValueError(f"unknown game {game!r}; rated games are {rated}") from None
+    if num_players not in descriptor.player_counts:
+        low, high = descriptor.min_players, descriptor.max_players
+        players = str(low) if low == high else f"{low} to {high}"
+        raise ValueError(f"{descriptor.name} is played by {players} players, not {num_players}")
+    if descriptor.min_players == descriptor.max_players:
+        kind = descriptor.name
+    else:
+        kind = f"{descriptor.name}-{2 if num_players == 2 else 'multi'}"
+    _check_kind(kind)
+    return kind
 
 
 def _check_kind(kind: str) -> str:

@@ -168,31 +168,42 @@ def tables_router(
 
     @router.websocket("/ws/lobby")
     async def lobby_socket(websocket: WebSocket) -> None:
-        await websocket.accept()
-        player = await player_of(websocket)
-        hub: Hub = websocket.app.state.hub
-        sub = hub.subscribe(LOBBY, None)
-        sub.player_id = None if player is None else player.id
-        sender = asyncio.create_task(send_loop(websocket, sub))
-        try:
-            tables = await asyncio.to_thread(tables_of(websocket).lobby, sub.player_id)
-            sub.send({"type": "lobby", "tables": tables})
-            while True:
-                try:
-                    message = await websocket.receive_json()
-                except (WebSocketDisconnect, RuntimeError):
-                    return
-                except ValueError:
-                    sub.send({"type": "error", "status": 400, "message": "send JSON messages"})
-                    continue
-                if isinstance(message, dict) and message.get("type") == "ping":
-                    sub.send({"type": "pong"})
-                else:
-                    error = BadRequest('the lobby only takes {"type": "ping"}')
-                    sub.send({"type": "error", "status": error.status, "message": error.message})
-        finally:
-            sender.cancel()
-            hub.unsubscribe(sub)
-            await asyncio.gather(sender, return_exceptions=True)
+        await serve_lobby(websocket, tables_of(websocket), player_of, send_loop)
 
     return router
+
+
+async def serve_lobby(
+    websocket: WebSocket,
+    tables: Tables,
+    player_of: Callable[[WebSocket], Awaitable[Player | None]],
+    send_loop: Callable[[WebSocket, Subscriber], Coroutine[Any, Any, None]],
+) -> None:
+    """One lobby WebSocket (``WS /ws/lobby``, module docstring) until the client leaves:
+    the lobby at once (with the session's player's own tables), then what
+    :class:`LobbyFeed` pushes; the client may only ping."""
+    await websocket.accept()
+    player = await player_of(websocket)
+    hub: Hub = websocket.app.state.hub
+    sub = hub.subscribe(LOBBY, None)
+    sub.player_id = None if player is None else player.id
+    sender = asyncio.create_task(send_loop(websocket, sub))
+    try:
+        sub.send({"type": "lobby", "tables": await asyncio.to_thread(tables.lobby, sub.player_id)})
+        while True:
+            try:
+                message = await websocket.receive_json()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            except ValueError:
+                sub.send({"type": "error", "status": 400, "message": "send JSON messages"})
+                continue
+            if isinstance(message, dict) and message.get("type") == "ping":
+                sub.send({"type": "pong"})
+            else:
+                error = BadRequest('the lobby only takes {"type": "ping"}')
+                sub.send({"type": "error", "status": error.status, "message": error.message})
+    finally:
+        sender.cancel()
+        hub.unsubscribe(sub)
+        await asyncio.gather(sender, return_exceptions=True)

@@ -61,31 +61,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from ..bots import greedy_compiled as _greedy
-from ..bots import greedy_duel_compiled as _greedy_duel
-from ..bots import playout as _playout
 from ..bots import search as _search
 from ..bots.net_bot import NetBot
 from ..bots.network import PolicyValueNet
-from ..classic import rules as classic_rules
-from ..duel import rules as duel_rules
+from ..bots.search import SearchPart
+from ..descriptor import Game
 from ..encoding import observation_size, seat_tensor
 from ..game import get_game
-from ..jit import ENGINE_SOURCES, refresh_numba_cache
 from ..rng import seed_rng
-from .runs import claim_folder, config_from_json
+from .runs import check_game, claim_folder, config_from_json
 from .selfplay import FIELDS, Examples, outcome_of, seat_relative
-
-refresh_numba_cache(
-    __file__,
-    *ENGINE_SOURCES,
-    _search.__file__,
-    _playout.__file__,
-    _greedy.__file__,
-    _greedy_duel.__file__,
-)
 
 CHUNK = 250
 """Games per data part (the unit of resumption)."""
@@ -94,8 +80,6 @@ POLICY_TEMPERATURE = 0.1
 EPSILONS = (0.03, 0.1, 0.3)
 """Chances of a uniformly random decision in the position games (game ``i`` uses
 ``EPSILONS[i % 3]``)."""
-DUEL_PLAYOUT = 16
-"""Decisions of a Duel playout before the evaluation scores it (as ``mcts``)."""
 
 
 @dataclass(frozen=True)
@@ -149,12 +133,7 @@ class DistillConfig:
 
     def check(self) -> None:
         """Raises ValueError naming the first setting out of range."""
-        if self.game not in ("classic", "duel"):
-            raise ValueError(f"game must be classic or duel, got {self.game!r}")
-        if self.game == "duel" and self.players != 2:
-            raise ValueError("Splendor Duel has 2 players")
-        if not 2 <= self.players <= 4:
-            raise ValueError(f"players must be 2 to 4, got {self.players}")
+        check_game(self.game, self.players)
         for name in ("games", "playouts", "steps", "batch", "workers", "iterations"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
@@ -202,103 +181,6 @@ class DistillConfig:
 
 
 _SAME_RUN_EXEMPT = ("workers", "mix", "exploration", "temperature", "lookahead")
-
-
-@njit(cache=True)
-def _playout_mean(  # pragma: no cover - compiled
-    obs: np.ndarray,
-    work: np.ndarray,
-    mask: np.ndarray,
-    reward: np.ndarray,
-    acc: np.ndarray,
-    k: int,
-    max_playout: int,
-    rng: np.ndarray,
-    determinize_into: _search.DeterminizeFn,
-    legal_mask: _search.LegalMaskFn,
-    apply: _search.ApplyFn,
-    policy: _search.PolicyFn,
-    rewards: _search.RewardsFn,
-    evaluate: _search.RewardsFn,
-) -> int:
-    """Each seat's mean reward over ``k`` determinized playouts from observation ``obs``
-    into ``acc`` (each one :func:`splendor.bots.search.play_out`); -1 if a determinization
-    failed."""
-    for p in range(acc.shape[0]):
-        acc[p] = 0.0
-    for _ in range(k):
-        if determinize_into(obs, work, rng) < 0:
-            return -1
-        _search.play_out(
-            work, mask, reward, max_playout, rng, legal_mask, apply, rewards, policy, evaluate
-        )
-        for p in range(acc.shape[0]):
-            acc[p] += reward[p] / k
-    return 0
-
-
-@njit(cache=True)
-def playout_mean_classic(  # pragma: no cover - compiled
-    obs: np.ndarray,
-    work: np.ndarray,
-    mask: np.ndarray,
-    reward: np.ndarray,
-    acc: np.ndarray,
-    k: int,
-    rng: np.ndarray,
-) -> int:
-    """Compiled: the mean reward per seat (``acc``, float64 ``(4,)``) of ``k`` greedy
-    playouts to the end of the game from classic observation ``obs``, each from its own
-    determinization (``work``: a state array; ``mask``: bool ``(NUM_ACTIONS,)``;
-    ``reward``: float64 ``(4,)``; ``rng``: splitmix64, uint64 ``(1,)``). Returns 0, or -1
-    for an observation that cannot be determinized."""
-    return _playout_mean(
-        obs,
-        work,
-        mask,
-        reward,
-        acc,
-        k,
-        1 << 30,
-        rng,
-        classic_rules.determinize_into,
-        classic_rules.legal_mask,
-        classic_rules.apply,
-        _greedy.classic_greedy_policy,
-        classic_rules.rewards,
-        _playout.classic_evaluate,
-    )
-
-
-@njit(cache=True)
-def playout_mean_duel(  # pragma: no cover - compiled
-    obs: np.ndarray,
-    work: np.ndarray,
-    mask: np.ndarray,
-    reward: np.ndarray,
-    acc: np.ndarray,
-    k: int,
-    rng: np.ndarray,
-) -> int:
-    """Compiled: as :func:`playout_mean_classic` for Splendor Duel (``acc`` and ``reward``
-    of shape ``(2,)``), with ``mcts``'s Duel playouts (the heuristic for
-    :data:`DUEL_PLAYOUT` decisions, then the evaluation)."""
-    return _playout_mean(
-        obs,
-        work,
-        mask,
-        reward,
-        acc,
-        k,
-        DUEL_PLAYOUT,
-        rng,
-        duel_rules.determinize_into,
-        duel_rules.legal_mask,
-        duel_rules.apply,
-        _playout.duel_policy,
-        duel_rules.rewards,
-        _playout.duel_evaluate,
-    )
 
 
 @dataclass(frozen=True)
@@ -362,68 +244,26 @@ def label_positions(
 ) -> Labels:
     """:func:`label_game`'s positions with their labels and their game's outcome apart
     (what a data part keeps)."""
-    duel = config.game == "duel"
-    module = get_game("duel" if duel else "splendor")
+    game = get_game(config.game)
     seed = game_seed(config.seed, index)
-    state = module.new_game(config.players, seed)
+    state = game.new_game(config.players, seed)
     rng = np.random.default_rng(seed)
-    search_rng = np.zeros(1, dtype=np.uint64)
-    seed_rng(search_rng, seed)
     eps = EPSILONS[index % len(EPSILONS)]
-    label = playout_mean_duel if duel else playout_mean_classic
-    scores = _greedy_duel.duel_greedy_scores if duel else _greedy.classic_greedy_scores
-    choose = _greedy_duel.duel_greedy_policy if duel else _greedy.classic_greedy_policy
-    n = config.players
     if teacher is None and config.teacher:
         teacher = PolicyValueNet.load(config.teacher)
-    searcher = (
-        None
-        if teacher is None
-        else NetBot(teacher, iterations=config.iterations, seed=seed, early_stop=False)
-    )
-    work = np.zeros(1, dtype=state.array.dtype)
-    seats = 2 if duel else 4
-    reward = np.zeros(seats)
-    acc = np.zeros(seats)
-    score = np.zeros(module.NUM_ACTIONS)
-    xs: list[np.ndarray] = []
-    masks: list[np.ndarray] = []
-    pis: list[np.ndarray] = []
-    zs: list[np.ndarray] = []
-    movers: list[int] = []
+    labeller = _Labeller(config, game, seed, teacher)
+    rows = _Rows()
     decisions = 0
-    by_teacher = searcher is not None and config.positions == "teacher"
+    by_teacher = teacher is not None and config.positions == "teacher"
     while not state.is_terminal and decisions < 400:
-        seat = state.current_player
-        arr = state.array
         mask = state.legal_mask()
         legal = np.flatnonzero(mask)
         keep = len(legal) > 1 and rng.random() < config.sample
         pi = np.zeros(0, np.float32)
         if keep or (by_teacher and len(legal) > 1):
-            observation = state.observation(seat)
-            z = np.full(n, 1.0 / n)
-            if keep and (searcher is None or n > 2):  # a position only played needs no value
-                obs = observation.array
-                if label(obs, work, mask.copy(), reward, acc, config.playouts, search_rng) < 0:
-                    raise RuntimeError("an observation of a real game could not be determinized")
-                z = np.array([acc[(seat + k) % n] for k in range(n)], np.float64)
-                z = z / z.sum() if z.sum() > 0 else np.full(n, 1.0 / n)
-            pi = np.zeros(module.NUM_ACTIONS, np.float32)
-            if searcher is None:
-                score[:] = -np.inf
-                scores(arr, mask, score)
-                logits = score[legal] / POLICY_TEMPERATURE
-                p = np.exp(logits - logits.max())
-                pi[legal] = p / p.sum()
-            else:
-                z, pi = _search_targets(searcher, observation, z, module.NUM_ACTIONS)
+            z, pi = labeller.targets(state, mask, legal, keep)
             if keep:
-                xs.append(seat_tensor(state, seat))
-                masks.append(mask)
-                pis.append(pi)
-                zs.append(z.astype(np.float32))
-                movers.append(seat)
+                rows.add(seat_tensor(state, state.current_player), mask, pi, z, state)
         if len(legal) == 1:
             a = int(legal[0])
         elif rng.random() < eps:
@@ -431,18 +271,112 @@ def label_positions(
         elif by_teacher:
             a = int(np.argmax(pi))
         else:
-            a = int(choose(arr, mask.copy(), len(legal), True, search_rng))
-        state.apply(module.Action.from_id(a))
+            a = labeller.greedy(state.array, mask, len(legal))
+        state.apply(game.action_type.from_id(a))
         decisions += 1
-    size = observation_size(config.game, n)
-    result = outcome_of(state.winners if state.is_terminal else [], n)
-    examples = Examples(
-        np.array(xs, np.float32).reshape(len(xs), size),
-        np.array(masks, np.bool_).reshape(len(xs), module.NUM_ACTIONS),
-        np.array(pis, np.float32).reshape(len(xs), module.NUM_ACTIONS),
-        np.array(zs, np.float32).reshape(len(xs), n),
-    )
-    return Labels(examples, seat_relative(result, movers))
+    return rows.labels(game, config, state)
+
+
+class _Rows:
+    """The kept positions of one game (:func:`label_positions`)."""
+
+    def __init__(self) -> None:
+        self.xs: list[np.ndarray] = []
+        self.masks: list[np.ndarray] = []
+        self.pis: list[np.ndarray] = []
+        self.zs: list[np.ndarray] = []
+        self.movers: list[int] = []
+
+    def add(
+        self, x: np.ndarray, mask: np.ndarray, pi: np.ndarray, z: np.ndarray, state: Any
+    ) -> None:
+        """Keep the position of ``state`` (its mover's tensor ``x``) with its labels."""
+        self.xs.append(x)
+        self.masks.append(mask)
+        self.pis.append(pi)
+        self.zs.append(z.astype(np.float32))
+        self.movers.append(state.current_player)
+
+    def labels(self, game: Game, config: DistillConfig, state: Any) -> Labels:
+        """The kept positions with the outcome of their game (``state``: its end)."""
+        n, k, num_actions = config.players, len(self.xs), game.num_actions
+        result = outcome_of(state.winners if state.is_terminal else [], n)
+        examples = Examples(
+            np.array(self.xs, np.float32).reshape(k, observation_size(game, n)),
+            np.array(self.masks, np.bool_).reshape(k, num_actions),
+            np.array(self.pis, np.float32).reshape(k, num_actions),
+            np.array(self.zs, np.float32).reshape(k, n),
+        )
+        return Labels(examples, seat_relative(result, self.movers))
+
+
+class _Labeller:
+    """What labels the positions of one game (module docstring): the game's playouts
+    (its ``"search"`` part) and greedy's scores, or the teacher's search.
+
+    Args:
+        config: the run's settings.
+        game: its game.
+        seed: the game's seed (of the playouts' generator and of the teacher's search).
+        teacher: the teacher network, or None.
+    """
+
+    def __init__(
+        self, config: DistillConfig, game: Game, seed: int, teacher: PolicyValueNet | None
+    ) -> None:
+        self.config = config
+        self.part: SearchPart = game.part("search")
+        self.scores = game.part("greedy_scores")
+        self.num_actions = game.num_actions
+        self.rng = np.zeros(1, dtype=np.uint64)
+        seed_rng(self.rng, seed)
+        self.searcher = (
+            None
+            if teacher is None
+            else NetBot(teacher, iterations=config.iterations, seed=seed, early_stop=False)
+        )
+        seats = game.max_players
+        self.work = np.zeros(1, dtype=game.state_dtype)
+        self.reward = np.zeros(seats)
+        self.acc = np.zeros(seats)
+        self.score = np.zeros(game.num_actions)
+
+    def targets(
+        self, state: Any, mask: np.ndarray, legal: np.ndarray, keep: bool
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The value (seat-relative, ``(players,)``) and policy (float32,
+        ``(num_actions,)``) targets of the position ``state`` (module docstring); the
+        value is left even when the position is not ``keep`` (only played)."""
+        n = self.config.players
+        seat = state.current_player
+        observation = state.observation(seat)
+        z = np.full(n, 1.0 / n)
+        if keep and (self.searcher is None or n > 2):  # a position only played needs no value
+            z = self.playout_value(observation, seat, mask)
+        if self.searcher is not None:
+            return _search_targets(self.searcher, observation, z, self.num_actions)
+        pi = np.zeros(self.num_actions, np.float32)
+        self.score[:] = -np.inf
+        self.scores(state.array, mask, self.score)
+        logits = self.score[legal] / POLICY_TEMPERATURE
+        p = np.exp(logits - logits.max())
+        pi[legal] = p / p.sum()
+        return z, pi
+
+    def playout_value(self, observation: Any, seat: int, mask: np.ndarray) -> np.ndarray:
+        """Each seat's share of the mean reward of ``config.playouts`` playouts from
+        ``observation`` (seat-relative to ``seat``, summing to 1)."""
+        n = self.config.players
+        scratch = (observation.array, self.work, mask.copy(), self.reward)
+        part = self.part
+        if part.playout_mean(scratch, self.acc, self.config.playouts, part.depth, self.rng) < 0:
+            raise RuntimeError("an observation of a real game could not be determinized")
+        z = np.array([self.acc[(seat + k) % n] for k in range(n)], np.float64)
+        return z / z.sum() if z.sum() > 0 else np.full(n, 1.0 / n)
+
+    def greedy(self, arr: np.ndarray, mask: np.ndarray, n_legal: int) -> int:
+        """Greedy's decision (compiled, with its exploration) in the state ``arr``."""
+        return int(self.part.greedy(arr, mask.copy(), n_legal, True, self.rng))
 
 
 def _search_targets(
@@ -484,12 +418,12 @@ def _concat(parts: list[Labels], config: DistillConfig) -> Labels:
     parts = [p for p in parts if len(p)]
     if parts:
         return Labels.concat(parts)
-    module = get_game("duel" if config.game == "duel" else "splendor")
+    num_actions = get_game(config.game).num_actions
     width = observation_size(config.game, config.players)
     empty = Examples(
         np.zeros((0, width), np.float32),
-        np.zeros((0, module.NUM_ACTIONS), np.bool_),
-        np.zeros((0, module.NUM_ACTIONS), np.float32),
+        np.zeros((0, num_actions), np.bool_),
+        np.zeros((0, num_actions), np.float32),
         np.zeros((0, config.players), np.float32),
     )
     return Labels(empty, np.zeros((0, config.players), np.float32))
@@ -559,13 +493,39 @@ def distill(
         ValueError: a setting out of range, or ``out`` holds a run with other settings.
         ImportError: torch is not installed.
     """
-    from .fit import evaluate, fit
-
     config.check()
     claim_folder(out, config, _SAME_RUN_EXEMPT)
     if config.teacher:
         _keep_teacher(Path(config.teacher), out / "teacher.npz")
-    settings = asdict(config)
+    start = time.perf_counter()
+    have = _labelled_parts(config, out, report, start)
+    parts = len(have)
+    fitted = Labels.concat([have[k][0] for k in range(parts)]).blended(config.outcome)
+    held = _concat([have[k][1] for k in range(parts)], config).blended(config.outcome)
+    net, log, kept = _fit_best(config, fitted, held, report, start)
+    info = {
+        "command": command_line(config, out),
+        "config": asdict(config),
+        "log": log,
+        "kept_steps": kept,
+        "play": {
+            "mix": config.mix,
+            "exploration": config.exploration,
+            "temperature": config.temperature,
+            "lookahead": config.lookahead,
+        },
+    }
+    net = replace(net, info=info)
+    net.save(out / "network.npz")
+    (out / "log.jsonl").write_text("".join(json.dumps(line) + "\n" for line in log))
+    return net
+
+
+def _labelled_parts(
+    config: DistillConfig, out: Path, report: Callable[[dict[str, Any]], None], start: float
+) -> dict[int, tuple[Labels, Labels]]:
+    """Every data part of the run, ``{k: (fitted, held out)}``: those saved in ``out``
+    loaded, the others labelled (by ``config.workers`` processes) and saved."""
     parts = math.ceil(config.games / CHUNK)
     have: dict[int, tuple[Labels, Labels]] = {}
     for k in range(parts):
@@ -573,7 +533,6 @@ def distill(
         if loaded is not None:
             have[k] = loaded
     missing = [k for k in range(parts) if k not in have]
-    start = time.perf_counter()
     with ExitStack() as stack:
         tasks = [(config, k) for k in missing]
         labelled: Iterator[tuple[Labels, Labels]] = map(_label_part, tasks)
@@ -584,8 +543,21 @@ def distill(
             _save_part(out / "data" / f"part-{k:03d}.npz", *result)
             have[k] = result
             report({"part": k, "of": parts, "seconds": round(time.perf_counter() - start, 1)})
-    fitted = Labels.concat([have[k][0] for k in range(parts)]).blended(config.outcome)
-    held = _concat([have[k][1] for k in range(parts)], config).blended(config.outcome)
+    return have
+
+
+def _fit_best(
+    config: DistillConfig,
+    fitted: Examples,
+    held: Examples,
+    report: Callable[[dict[str, Any]], None],
+    start: float,
+) -> tuple[PolicyValueNet, list[dict[str, Any]], int]:
+    """Fit a new network to ``fitted`` in blocks of 1,000 steps, measured on ``held``
+    after each; returns the weights with the lowest held-out loss (the last without
+    held-out examples), the log lines and the steps of the weights kept."""
+    from .fit import evaluate, fit
+
     net = PolicyValueNet.initial(
         config.game, config.players, config.hidden, seed=config.seed, features=config.features
     )
@@ -617,25 +589,9 @@ def distill(
         line["seconds"] = round(time.perf_counter() - start, 1)
         log.append(line)
         report(line)
-    kept = done
-    if best is not None:
-        _, kept, net = best
-    info = {
-        "command": command_line(config, out),
-        "config": settings,
-        "log": log,
-        "kept_steps": kept,
-        "play": {
-            "mix": config.mix,
-            "exploration": config.exploration,
-            "temperature": config.temperature,
-            "lookahead": config.lookahead,
-        },
-    }
-    net = replace(net, info=info)
-    net.save(out / "network.npz")
-    (out / "log.jsonl").write_text("".join(json.dumps(line) + "\n" for line in log))
-    return net
+    if best is None:
+        return net, log, done
+    return best[2], log, best[1]
 
 
 def _keep_teacher(teacher: Path, kept: Path) -> None:
@@ -692,7 +648,6 @@ def command_line(config: DistillConfig, out: Path) -> str:
 
 __all__ = [
     "CHUNK",
-    "DUEL_PLAYOUT",
     "EPSILONS",
     "POLICY_TEMPERATURE",
     "DistillConfig",
@@ -702,7 +657,5 @@ __all__ = [
     "game_seed",
     "label_game",
     "label_positions",
-    "playout_mean_classic",
-    "playout_mean_duel",
     "value_r2",
 ]

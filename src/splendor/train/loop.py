@@ -48,9 +48,10 @@ from ..bots import make_bot, parse_bot_spec
 from ..bots.mcts import MCTSBot
 from ..bots.net_bot import NetBot
 from ..bots.network import WEIGHTS, PolicyValueNet
+from ..game import get_game
 from ..match import play_game
 from .fit import evaluate, fit
-from .runs import claim_folder, config_from_json
+from .runs import check_game, claim_folder, config_from_json
 from .selfplay import FIELDS, Examples, Searcher, self_play
 
 
@@ -120,12 +121,7 @@ class TrainConfig:
 
     def check(self) -> None:
         """Raises ValueError naming the first setting out of range."""
-        if self.game not in ("classic", "duel"):
-            raise ValueError(f"game must be classic or duel, got {self.game!r}")
-        if self.game == "duel" and self.players != 2:
-            raise ValueError("Splendor Duel has 2 players")
-        if not 2 <= self.players <= 4:
-            raise ValueError(f"players must be 2 to 4, got {self.players}")
+        check_game(self.game, self.players)
         for name in ("rounds", "games", "search", "steps", "batch", "buffer", "max_decisions"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
@@ -176,7 +172,8 @@ _SAME_RUN_EXEMPT = ("rounds", "workers", "backend", "eval_every", "eval_games", 
 
 
 def _game(config: TrainConfig) -> str:
-    return "duel" if config.game == "duel" else "splendor"
+    """The canonical name of the run's game (its config names the package)."""
+    return get_game(config.game).name
 
 
 def _score(a: Any, b: Any, config: TrainConfig, seed: int) -> float:
@@ -320,77 +317,114 @@ def train(
     config.check()
     folder = Path(out)
     claim_folder(folder, config, _SAME_RUN_EXEMPT)
-    settings = asdict(config)
-    log_path = folder / "log.jsonl"
-    done_rounds = 0
-    if log_path.exists():
-        done_rounds = sum(1 for line in log_path.read_text().splitlines() if line.strip())
-    net_path = folder / "network.npz"
-    if done_rounds and net_path.exists():
-        net = PolicyValueNet.load(net_path)
-    else:
-        net = _first_network(config)
-        done_rounds = 0
-    opt_path = folder / "optimizer.pt"
-    opt_state = opt_path.read_bytes() if done_rounds and opt_path.exists() else None
-    buf_path, val_path = folder / "buffer.npz", folder / "validation.npz"
-    buffer = _load_examples(buf_path) if done_rounds else None
-    held = _load_examples(val_path) if done_rounds else None
+    run = _RunState.load(config, folder)
     with _games_runner(config) as play:
-        for r in range(done_rounds, config.rounds):
+        for r in range(run.done_rounds, config.rounds):
             start = time.perf_counter()
             seeds = [config.seed * 1_000_003 + r * config.games + k for k in range(config.games)]
-            results = play([(config, net, r, seed) for seed in seeds])
-            held_out = [
-                bool(config.holdout) and seed % config.holdout == config.holdout - 1
-                for seed in seeds
-            ]
-            kept = [ex for (ex, _n), h in zip(results, held_out, strict=True) if not h]
-            out_of = [ex for (ex, _n), h in zip(results, held_out, strict=True) if h]
-            decisions = sum(n for _ex, n in results)
-            fresh = Examples.concat(kept or [results[0][0].tail(0)])
-            buffer = fresh if buffer is None else Examples.concat([buffer, fresh])
-            buffer = buffer.tail(config.buffer)
-            if out_of:
-                new_held = Examples.concat(out_of)
-                held = new_held if held is None else Examples.concat([held, new_held])
-                held = held.tail(max(1, config.buffer // max(1, config.holdout)))
-            previous = net
-            net, opt_state, losses = fit(
-                net,
-                buffer,
+            results = play([(config, run.net, r, seed) for seed in seeds])
+            fresh, decisions = run.add_games(config, seeds, results)
+            assert run.buffer is not None  # add_games fills it
+            previous = run.net
+            run.net, run.opt_state, losses = fit(
+                run.net,
+                run.buffer,
                 steps=config.steps,
                 batch=config.batch,
                 lr=config.lr,
                 seed=config.seed + r,
-                optimizer_state=opt_state,
+                optimizer_state=run.opt_state,
             )
             line: dict[str, Any] = {
                 "round": r + 1,
                 "examples": len(fresh),
-                "buffer": len(buffer),
+                "buffer": len(run.buffer),
                 "games": config.games,
                 "decisions": decisions / config.games,
                 "teacher": r < config.teacher_rounds,
                 **{f"loss_{k}": round(v, 6) for k, v in losses.items()},
             }
-            if held is not None and len(held):
-                line.update({f"val_{k}": round(v, 6) for k, v in evaluate(net, held).items()})
+            if run.held is not None and len(run.held):
+                line.update(
+                    {f"val_{k}": round(v, 6) for k, v in evaluate(run.net, run.held).items()}
+                )
             if config.eval_every and (r + 1) % config.eval_every == 0 and config.eval_games:
-                line.update(_evaluations(config, net, previous, r))
+                line.update(_evaluations(config, run.net, previous, r))
             line["seconds"] = round(time.perf_counter() - start, 3)
-            how = {"mix": config.mix, "exploration": config.exploration}
-            info = {"config": settings, "round": r + 1, "play": how}
-            net = PolicyValueNet(**{**net.__dict__, "info": info})
-            net.save(net_path)
-            opt_path.write_bytes(opt_state)
-            _save_examples(buf_path, buffer)
-            _save_examples(val_path, held)
-            with log_path.open("a") as f:
-                f.write(json.dumps(line) + "\n")
+            run.save(config, r, line)
             if report is not None:
                 report(line)
-    return net
+    return run.net
+
+
+@dataclass
+class _RunState:
+    """What a training run carries from round to round, saved in its folder after each
+    (:func:`train`): the network, the optimizer's state, the replay buffer and the
+    held-out examples."""
+
+    folder: Path
+    net: PolicyValueNet
+    opt_state: bytes | None
+    buffer: Examples | None
+    held: Examples | None
+    done_rounds: int
+
+    @staticmethod
+    def load(config: TrainConfig, folder: Path) -> _RunState:
+        """The state saved in ``folder`` (a new run's when it holds no finished round)."""
+        log_path = folder / "log.jsonl"
+        done_rounds = 0
+        if log_path.exists():
+            done_rounds = sum(1 for line in log_path.read_text().splitlines() if line.strip())
+        net_path = folder / "network.npz"
+        if done_rounds and net_path.exists():
+            net = PolicyValueNet.load(net_path)
+        else:
+            net = _first_network(config)
+            done_rounds = 0
+        opt_path = folder / "optimizer.pt"
+        return _RunState(
+            folder=folder,
+            net=net,
+            opt_state=opt_path.read_bytes() if done_rounds and opt_path.exists() else None,
+            buffer=_load_examples(folder / "buffer.npz") if done_rounds else None,
+            held=_load_examples(folder / "validation.npz") if done_rounds else None,
+            done_rounds=done_rounds,
+        )
+
+    def add_games(
+        self, config: TrainConfig, seeds: list[int], results: list[tuple[Examples, int]]
+    ) -> tuple[Examples, int]:
+        """Add a round's games (one per seed) to the buffer, or to the held-out examples
+        (every ``holdout``-th game); returns ``(the games kept, decisions played)``."""
+        held_out = [
+            bool(config.holdout) and seed % config.holdout == config.holdout - 1 for seed in seeds
+        ]
+        kept = [ex for (ex, _n), h in zip(results, held_out, strict=True) if not h]
+        out_of = [ex for (ex, _n), h in zip(results, held_out, strict=True) if h]
+        decisions = sum(n for _ex, n in results)
+        fresh = Examples.concat(kept or [results[0][0].tail(0)])
+        buffer = fresh if self.buffer is None else Examples.concat([self.buffer, fresh])
+        self.buffer = buffer.tail(config.buffer)
+        if out_of:
+            new_held = Examples.concat(out_of)
+            held = new_held if self.held is None else Examples.concat([self.held, new_held])
+            self.held = held.tail(max(1, config.buffer // max(1, config.holdout)))
+        return fresh, decisions
+
+    def save(self, config: TrainConfig, r: int, line: dict[str, Any]) -> None:
+        """Save the state after round ``r`` and append its ``line`` to the log."""
+        how = {"mix": config.mix, "exploration": config.exploration}
+        info = {"config": asdict(config), "round": r + 1, "play": how}
+        self.net = PolicyValueNet(**{**self.net.__dict__, "info": info})
+        self.net.save(self.folder / "network.npz")
+        assert self.opt_state is not None  # set by the round's fit
+        (self.folder / "optimizer.pt").write_bytes(self.opt_state)
+        _save_examples(self.folder / "buffer.npz", self.buffer)
+        _save_examples(self.folder / "validation.npz", self.held)
+        with (self.folder / "log.jsonl").open("a") as f:
+            f.write(json.dumps(line) + "\n")
 
 
 def _evaluations(

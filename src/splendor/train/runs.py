@@ -8,6 +8,9 @@ from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
+from ..descriptor import Game
+from ..game import games, get_game
+
 
 def config_from_json(cls: Any, settings: dict[str, Any], what: str) -> Any:
     """The dataclass ``cls`` built from ``settings`` (a ``config.json``); settings added
@@ -24,6 +27,26 @@ def config_from_json(cls: Any, settings: dict[str, Any], what: str) -> Any:
     if "hidden" in values:
         values["hidden"] = tuple(values["hidden"])
     return cls(**values)
+
+
+def check_game(game: str, players: int) -> Game:
+    """The game of a run's config: ``game`` names it by its package (``"classic"``,
+    ``"duel"``: the networks' names), ``players`` is one of its player counts.
+
+    Raises:
+        ValueError: another name, or a player count the game does not allow.
+    """
+    packages = [g.package for g in games()]
+    if game not in packages:
+        raise ValueError(f"game must be {' or '.join(packages)}, got {game!r}")
+    found = get_game(game)
+    try:
+        found.check_players(players)
+    except ValueError:
+        raise ValueError(
+            f"{found.title} has {found.players_text()} players, got {players!r}"
+        ) from None
+    return found
 
 
 def claim_folder(folder: Path, config: Any, exempt: tuple[str, ...]) -> None:
@@ -48,4 +71,4 @@ def claim_folder(folder: Path, config: Any, exempt: tuple[str, ...]) -> None:
     saved.write_text(json.dumps(settings, indent=2) + "\n")
 
 
-__all__ = ["claim_folder", "config_from_json"]
+__all__ = ["check_game", "claim_folder", "config_from_json"]

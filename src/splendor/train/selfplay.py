@@ -100,7 +100,8 @@ def self_play(
 
     Args:
         searcher: the bot searching every decision (a NetBot or an MCTSBot).
-        game: ``"classic"`` or ``"duel"``; ``num_players``: its player count.
+        game: a name of :func:`splendor.game.get_game` (``"classic"``, ``"duel"``...);
+            ``num_players``: its player count.
         seed: the deal and the sampling of the first decisions (with a deterministic
             searcher, the same seed gives the same game).
         explore_decisions: decisions (of the whole game) sampled from the visit shares.
@@ -111,63 +112,81 @@ def self_play(
         ``(examples, actions, winners)``: the examples, every decision in notation, and the
         winning seats (``[]`` for a game stopped by ``max_decisions``).
     """
-    module = get_game("duel" if game == "duel" else "splendor")
-    state = module.new_game(num_players, seed)
+    found = get_game(game)
+    state = found.new_game(num_players, seed)
     rng = np.random.default_rng(seed)
-    xs: list[np.ndarray] = []
-    masks: list[np.ndarray] = []
-    pis: list[np.ndarray] = []
-    movers: list[int] = []
-    values: list[float] = []
+    rows = _SearchedRows(found.num_actions)
     actions: list[str] = []
     while not state.is_terminal and len(actions) < max_decisions:
-        seat = state.current_player
         legal = state.legal_actions()
         if len(legal) == 1:
             action = legal[0]
         else:
-            links, stats = searcher.search(state.observation(seat))
-            pi = np.zeros(module.NUM_ACTIONS, np.float32)
-            mask = state.legal_mask()
-            seen = weighted = 0.0
-            for a, visits, q in _search.root_children(links, stats[:3]):
-                if mask[a]:
-                    pi[a] = visits
-                    seen += visits
-                    weighted += visits * q
-            values.append(weighted / seen if seen > 0 else 1.0 / num_players)
-            if pi.sum() <= 0:
-                pi[[a.id for a in legal]] = 1.0
-            pi /= pi.sum()
-            xs.append(seat_tensor(state, seat))
-            masks.append(mask)
-            pis.append(pi)
-            movers.append(seat)
+            pi = rows.search(searcher, state, legal)
             if len(actions) < explore_decisions:
                 p = pi.astype(np.float64)
-                choice = int(rng.choice(module.NUM_ACTIONS, p=p / p.sum()))
+                choice = int(rng.choice(found.num_actions, p=p / p.sum()))
             else:
                 choice = int(np.argmax(pi))
-            action = module.Action.from_id(choice)
+            action = found.action_type.from_id(choice)
         state.apply(action)
         actions.append(str(action))
-    n = num_players
     winners = state.winners if state.is_terminal else []
-    outcome = outcome_of(winners, n)
-    z = seat_relative(outcome, movers)
-    if search_value and movers:
-        v = np.array(values, np.float32)[:, None]
-        own = np.zeros((1, n), np.float32)
-        own[0, 0] = 1.0
-        by_search = v * own + (1.0 - v) * (1.0 - own) / (n - 1)
-        z = ((1.0 - search_value) * z + search_value * by_search).astype(np.float32)
-    examples = Examples(
-        np.array(xs, np.float32).reshape(len(movers), -1),
-        np.array(masks, np.bool_).reshape(len(movers), module.NUM_ACTIONS),
-        np.array(pis, np.float32).reshape(len(movers), module.NUM_ACTIONS),
-        z.reshape(len(movers), n),
-    )
-    return examples, actions, list(winners)
+    return rows.examples(winners, num_players, search_value), actions, list(winners)
+
+
+class _SearchedRows:
+    """The searched positions of one self-play game (:func:`self_play`)."""
+
+    def __init__(self, num_actions: int) -> None:
+        self.num_actions = num_actions
+        self.xs: list[np.ndarray] = []
+        self.masks: list[np.ndarray] = []
+        self.pis: list[np.ndarray] = []
+        self.movers: list[int] = []
+        self.values: list[float] = []
+
+    def search(self, searcher: Searcher, state: Any, legal: list[Any]) -> np.ndarray:
+        """Search the position ``state`` for its mover, keep it with the root's visit
+        shares (returned, float32 ``(num_actions,)``) and mean reward."""
+        seat = state.current_player
+        links, stats = searcher.search(state.observation(seat))
+        pi = np.zeros(self.num_actions, np.float32)
+        mask = state.legal_mask()
+        seen = weighted = 0.0
+        for a, visits, q in _search.root_children(links, stats[:3]):
+            if mask[a]:
+                pi[a] = visits
+                seen += visits
+                weighted += visits * q
+        self.values.append(weighted / seen if seen > 0 else 1.0 / state.num_players)
+        if pi.sum() <= 0:
+            pi[[a.id for a in legal]] = 1.0
+        pi /= pi.sum()
+        self.xs.append(seat_tensor(state, seat))
+        self.masks.append(mask)
+        self.pis.append(pi)
+        self.movers.append(seat)
+        return pi
+
+    def examples(self, winners: list[int], n: int, search_value: float) -> Examples:
+        """The kept positions with their value targets: the outcome (``winners``), with
+        weight ``search_value`` given to the search's value (:func:`self_play`)."""
+        movers = self.movers
+        z = seat_relative(outcome_of(winners, n), movers)
+        if search_value and movers:
+            v = np.array(self.values, np.float32)[:, None]
+            own = np.zeros((1, n), np.float32)
+            own[0, 0] = 1.0
+            by_search = v * own + (1.0 - v) * (1.0 - own) / (n - 1)
+            z = ((1.0 - search_value) * z + search_value * by_search).astype(np.float32)
+        k = len(movers)
+        return Examples(
+            np.array(self.xs, np.float32).reshape(k, -1),
+            np.array(self.masks, np.bool_).reshape(k, self.num_actions),
+            np.array(self.pis, np.float32).reshape(k, self.num_actions),
+            z.reshape(k, n),
+        )
 
 
 __all__ = ["FIELDS", "Examples", "Searcher", "outcome_of", "seat_relative", "self_play"]

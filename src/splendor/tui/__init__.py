@@ -3,7 +3,11 @@ agent, the game loop.
 
 ``splendor play`` calls :func:`splendor.tui.app.run_play`. Drawing (:mod:`.render` for
 classic, :mod:`.render_duel` for Duel) works only from a seat's observation, never from the
-full state (C16, D22); :mod:`.games` holds what differs between the games.
+full state (C16, D22); :mod:`.games` holds what differs between the games, each game's
+:class:`~.games.GameUI` (:mod:`.games_classic`, :mod:`.games_duel`) being named by its
+descriptor as its ``"tui"`` part. ``run_play`` runs the steps of :mod:`.options` (the
+options checked), :mod:`.table` (the seats), :mod:`.loop` (the game and its log) and
+:mod:`.ending` (the result and the record).
 
 Everything is printed in one language, English, French or Dutch (``splendor play --lang``,
 else the terminal's locale): each drawing function takes ``language=``, a

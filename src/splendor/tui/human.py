@@ -26,9 +26,9 @@ from typing import IO, Any
 from rich.console import Console
 from rich.text import Text
 
-from ..classic.explain import why_illegal
+from ..game import games
 from ..i18n import DEFAULT_LANGUAGE, Messages
-from .games import CLASSIC, GameUI, ui_for
+from .games import GameUI, ui_for
 from .words import phase_name, tui_messages
 
 
@@ -71,8 +71,8 @@ def _ui_of(observation: Any, ui: GameUI | None = None, language: str = DEFAULT_L
         return ui
     try:
         return ui_for(observation, language)
-    except ValueError:
-        return CLASSIC.in_language(language)
+    except ValueError:  # not an observation: the first game's words (classic Splendor)
+        return ui_for(games()[0], language)
 
 
 def parse_entry(
@@ -113,7 +113,7 @@ def parse_entry(
             )
         )
     try:
-        action = ui.module.Action.parse(entry)
+        action = ui.game.action_type.parse(entry)
     except ValueError as e:
         hint = ui.notation_hint(entry, str(e))
         raise InputProblem(
@@ -308,5 +308,4 @@ __all__ = [
     "QuitGame",
     "discard_typeahead",
     "parse_entry",
-    "why_illegal",
 ]

@@ -426,9 +426,15 @@ def render_action_list(
 
 
 def render_scores(
-    obs: Observation, names: Sequence[str] | None = None, *, language: str = DEFAULT_LANGUAGE
+    obs: Observation,
+    names: Sequence[str] | None = None,
+    *,
+    you: bool = False,
+    language: str = DEFAULT_LANGUAGE,
 ) -> Table:
-    """Final (or current) scores: points, cards bought, nobles, winners marked (C15)."""
+    """Final (or current) scores: points, cards bought, nobles, winners marked (C15).
+    ``you`` (a person watches from the observing seat) changes nothing here: it is taken
+    for the same call as :func:`splendor.tui.render_duel.render_scores`."""
     obs = _require_observation(obs)
     t = tui_messages(language)
     right = {"justify": "right"}

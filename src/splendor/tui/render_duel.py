@@ -16,7 +16,8 @@ is written once in :mod:`.render_common`.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rich import box
@@ -513,121 +514,174 @@ def phase_hint(
     reserve (D9), the payment (D10), the joker's colour (D14), a token to take (D15), a
     token to steal (D17), a royal card (D19) or tokens to return (D20)."""
     obs = _require_observation(obs)
-    t = tui_messages(language)
-    cur = obs.current_player
-    if cur is None:
+    if obs.current_player is None:
         return None
-    me = obs.player(cur)
-    phase = obs.phase
-    if phase == "main":
-        if obs.replenished and me.privileges:
-            return Text(
-                t.gettext(
-                    "the board was replenished this turn: privileges can no longer be used "
-                    "(D6, D7); now take tokens, take a gold to reserve, or buy"
-                ),
-                style="dim",
-            )
+    hint = _PHASE_HINTS.get(obs.phase)
+    if hint is None:
         return None
-    if phase == "reserve":
-        return Text(
-            t.gettext(
-                "you took a gold: reserve a pyramid card ('reserve 2.3') or the top card of "
-                "a deck, blind ('reserve d1') (D9)"
-            )
+    return hint(_Hint(obs, obs.player(obs.current_player), names, tui_messages(language)))
+
+
+@dataclass(frozen=True)
+class _Hint:
+    """What a phase's hint is written from: the observation, the seat to play, the seat
+    names and the messages (their language is ``t.language``)."""
+
+    obs: Observation
+    me: Any
+    names: Sequence[str] | None
+    t: Messages
+
+
+def _main_hint(h: _Hint) -> Text | None:
+    """After a replenishment (D6, D7): privileges can no longer be used this turn."""
+    if not (h.obs.replenished and h.me.privileges):
+        return None
+    return Text(
+        h.t.gettext(
+            "the board was replenished this turn: privileges can no longer be used "
+            "(D6, D7); now take tokens, take a gold to reserve, or buy"
+        ),
+        style="dim",
+    )
+
+
+def _reserve_hint(h: _Hint) -> Text:
+    """After taking a gold: reserve a card (D9)."""
+    return Text(
+        h.t.gettext(
+            "you took a gold: reserve a pyramid card ('reserve 2.3') or the top card of "
+            "a deck, blind ('reserve d1') (D9)"
         )
-    if phase == "payment" and obs.payment is not None:
-        card, need, gold = obs.payment
-        owed = common.counts_text(need, chip)
+    )
+
+
+def _payment_hint(h: _Hint) -> Text | None:
+    """A payment under way (D10): the card, what is still owed, the gold spent."""
+    if h.obs.payment is None:
+        return None
+    t = h.t
+    card, need, gold = h.obs.payment
+    owed = common.counts_text(need, chip)
+    return rich_format(
+        t.gettext(
+            "paying for {card} · still owed {owed} · gold spent: {gold} · 'gold W' spends "
+            "a gold for a W ('gold P' for a pearl), 'pay' finishes (D10)"
+        ),
+        card=card_text(card, language=t.language),
+        owed=owed if owed else Text(t.gettext("nothing")),
+        gold=gold,
+    )
+
+
+def _joker_hint(h: _Hint) -> Text:
+    """A joker card to attach to a colour the player has (D14)."""
+    t, pending = h.t, h.obs.pending_card
+    colours = [GEM_LETTERS[c] for c in range(NUM_GEMS) if h.me.bonuses[c] > 0]
+    return rich_format(
+        t.gettext(
+            "attach the joker {card} to the colour of one of your cards: 'joker {example}' "
+            "(you have bonuses in {colours}) (D14)"
+        ),
+        card=card_text(pending, language=t.language) if pending is not None else Text(""),
+        example=colours[0] if colours else "W",
+        colours=colorize(" ".join(colours)) if colours else Text(t.gettext("no colour")),
+    )
+
+
+def _token_hint(h: _Hint) -> Text | None:
+    """A card's ability: a token of its colour to take from the board (D15)."""
+    pending = h.obs.pending_card
+    if pending is None:
+        return None
+    color = pending.color
+    cells = [cell_name(i) for i, v in enumerate(h.obs.board) if v == color]
+    if not cells:  # the engine skips the ability then (D15): shown for completeness
         return rich_format(
-            t.gettext(
-                "paying for {card} · still owed {owed} · gold spent: {gold} · 'gold W' spends "
-                "a gold for a W ('gold P' for a pearl), 'pay' finishes (D10)"
-            ),
-            card=card_text(card, language=language),
-            owed=owed if owed else Text(t.gettext("nothing")),
-            gold=gold,
-        )
-    pending = obs.pending_card
-    if phase == "joker":
-        colours = [GEM_LETTERS[c] for c in range(NUM_GEMS) if me.bonuses[c] > 0]
-        return rich_format(
-            t.gettext(
-                "attach the joker {card} to the colour of one of your cards: 'joker {example}' "
-                "(you have bonuses in {colours}) (D14)"
-            ),
-            card=card_text(pending, language=language) if pending is not None else Text(""),
-            example=colours[0] if colours else "W",
-            colours=colorize(" ".join(colours)) if colours else Text(t.gettext("no colour")),
-        )
-    if phase == "token" and pending is not None:
-        color = pending.color
-        cells = [cell_name(i) for i, v in enumerate(obs.board) if v == color]
-        if not cells:  # the engine skips the ability then (D15): shown for completeness
-            return rich_format(
-                t.gettext("the card's ability: take a {token} token from the board; none is left"),
-                token=chip(color),
-            )
-        return rich_format(
-            t.gettext(
-                "the card's ability: take a {token} token from the board: 'token {cell}' "
-                "(on {cells}) (D15)"
-            ),
+            h.t.gettext("the card's ability: take a {token} token from the board; none is left"),
             token=chip(color),
-            cell=cells[0],
-            cells=" ".join(cells),
         )
-    if phase == "steal":
-        other = obs.player(1 - cur)
-        held = [DUEL_TOKEN_LETTERS[c] for c in range(6) if other.tokens[c] > 0]
-        return rich_format(
-            t.gettext(
-                "steal one gem or pearl token from {name}: 'steal {example}'; they hold "
-                "{tokens} (D17)"
-            ),
-            name=words.seat_label(names, other.seat, t),
-            example=held[0] if held else "W",
-            tokens=tokens_text(other.tokens[:6], show_zero=False) or Text(t.gettext("no token")),
+    return rich_format(
+        h.t.gettext(
+            "the card's ability: take a {token} token from the board: 'token {cell}' "
+            "(on {cells}) (D15)"
+        ),
+        token=chip(color),
+        cell=cells[0],
+        cells=" ".join(cells),
+    )
+
+
+def _steal_hint(h: _Hint) -> Text:
+    """A card's ability: a token to steal from the opponent (D17)."""
+    t = h.t
+    other = h.obs.player(1 - h.me.seat)
+    held = [DUEL_TOKEN_LETTERS[c] for c in range(6) if other.tokens[c] > 0]
+    return rich_format(
+        t.gettext(
+            "steal one gem or pearl token from {name}: 'steal {example}'; they hold {tokens} (D17)"
+        ),
+        name=words.seat_label(h.names, other.seat, t),
+        example=held[0] if held else "W",
+        tokens=tokens_text(other.tokens[:6], show_zero=False) or Text(t.gettext("no token")),
+    )
+
+
+def _royal_hint(h: _Hint) -> Text:
+    """Crowns reached: a royal card to take (D19), with the ones left."""
+    royals = Text()
+    for k, royal in enumerate(h.obs.royals, start=1):
+        if royal is not None:
+            if royals:
+                royals.append("  ")
+            royals.append_text(royal_text(royal, k, language=h.t.language))
+    return rich_format(
+        h.t.ngettext(
+            "{n} crown: take a royal card with 'royal N' (D19): {royals}",
+            "{n} crowns: take a royal card with 'royal N' (D19): {royals}",
+            h.me.crowns,
+        ),
+        n=h.me.crowns,
+        royals=royals,
+    )
+
+
+def _return_hint(h: _Hint) -> Text:
+    """Tokens above the limit to return, one at a time (D20)."""
+    t, held_n = h.t, h.me.num_tokens
+    back = held_n - TOKEN_LIMIT
+    if h.me.seat == h.obs.seat:
+        text = t.ngettext(
+            "you hold {held} tokens: return {n} token ('return W', 'return *') (limit 10, D20)",
+            "you hold {held} tokens: return {n} tokens, one at a time ('return W', "
+            "'return *') (limit 10, D20)",
+            back,
+            held=held_n,
+            n=back,
         )
-    if phase == "royal":
-        royals = Text()
-        for k, royal in enumerate(obs.royals, start=1):
-            if royal is not None:
-                if royals:
-                    royals.append("  ")
-                royals.append_text(royal_text(royal, k, language=language))
-        return rich_format(
-            t.ngettext(
-                "{n} crown: take a royal card with 'royal N' (D19): {royals}",
-                "{n} crowns: take a royal card with 'royal N' (D19): {royals}",
-                me.crowns,
-            ),
-            n=me.crowns,
-            royals=royals,
+    else:
+        text = t.ngettext(
+            "{name} holds {held} tokens and returns {n} token (limit 10, D20)",
+            "{name} holds {held} tokens and returns {n} tokens, one at a time (limit 10, D20)",
+            back,
+            name=words.seat_label(h.names, h.me.seat, t),
+            held=held_n,
+            n=back,
         )
-    if phase == "return tokens":
-        held_n = me.num_tokens
-        back = held_n - TOKEN_LIMIT
-        if cur == obs.seat:
-            text = t.ngettext(
-                "you hold {held} tokens: return {n} token ('return W', 'return *') (limit 10, D20)",
-                "you hold {held} tokens: return {n} tokens, one at a time ('return W', "
-                "'return *') (limit 10, D20)",
-                back,
-                held=held_n,
-                n=back,
-            )
-        else:
-            text = t.ngettext(
-                "{name} holds {held} tokens and returns {n} token (limit 10, D20)",
-                "{name} holds {held} tokens and returns {n} tokens, one at a time (limit 10, D20)",
-                back,
-                name=words.seat_label(names, cur, t),
-                held=held_n,
-                n=back,
-            )
-        return Text(text)
-    return None
+    return Text(text)
+
+
+_PHASE_HINTS: dict[str, Callable[[_Hint], Text | None]] = {
+    "main": _main_hint,
+    "reserve": _reserve_hint,
+    "payment": _payment_hint,
+    "joker": _joker_hint,
+    "token": _token_hint,
+    "steal": _steal_hint,
+    "royal": _royal_hint,
+    "return tokens": _return_hint,
+}
+"""The hint of each decision phase of a turn (:func:`phase_hint`)."""
 
 
 def render_board(
@@ -877,48 +931,60 @@ def victory_text(
             n=cap,
         )
     w = obs.winners[0]
-    p = obs.player(w)
     who = words.seat_label(names, w, t)
     mine = (you and w == getattr(obs, "seat", None)) or words.is_you(who, t)
     if reason == "crowns":
-        n = p.crowns
-        if mine:
-            return t.ngettext(
-                "you win with {n} crown ({need} crowns win, D21)",
-                "you win with {n} crowns ({need} crowns win, D21)",
-                n,
-                n=n,
-                need=WIN_CROWNS,
-            )
+        return _crowns_victory(t, obs.player(w).crowns, who, mine)
+    if reason == "colour":
+        return _colour_victory(t, obs.player(w).color_points, who, mine)
+    return _points_victory(t, obs.player(w).points, who, mine)
+
+
+def _crowns_victory(t: Messages, n: int, who: str, mine: bool) -> str:
+    """A win by crowns (D21), read by the winner (``mine``) or by anyone."""
+    if mine:
         return t.ngettext(
-            "{name} wins with {n} crown ({need} crowns win, D21)",
-            "{name} wins with {n} crowns ({need} crowns win, D21)",
+            "you win with {n} crown ({need} crowns win, D21)",
+            "you win with {n} crowns ({need} crowns win, D21)",
             n,
-            name=who,
             n=n,
             need=WIN_CROWNS,
         )
-    if reason == "colour":
-        best, n = _best_color(p.color_points)
-        if mine:
-            return t.ngettext(
-                "you win with {n} point on {colour} cards ({need} points in one colour win, D21)",
-                "you win with {n} points on {colour} cards ({need} points in one colour win, D21)",
-                n,
-                n=n,
-                colour=GEM_LETTERS[best],
-                need=WIN_COLOR_POINTS,
-            )
+    return t.ngettext(
+        "{name} wins with {n} crown ({need} crowns win, D21)",
+        "{name} wins with {n} crowns ({need} crowns win, D21)",
+        n,
+        name=who,
+        n=n,
+        need=WIN_CROWNS,
+    )
+
+
+def _colour_victory(t: Messages, color_points: Sequence[int], who: str, mine: bool) -> str:
+    """A win by the points on one colour's cards (D21)."""
+    best, n = _best_color(color_points)
+    if mine:
         return t.ngettext(
-            "{name} wins with {n} point on {colour} cards ({need} points in one colour win, D21)",
-            "{name} wins with {n} points on {colour} cards ({need} points in one colour win, D21)",
+            "you win with {n} point on {colour} cards ({need} points in one colour win, D21)",
+            "you win with {n} points on {colour} cards ({need} points in one colour win, D21)",
             n,
-            name=who,
             n=n,
             colour=GEM_LETTERS[best],
             need=WIN_COLOR_POINTS,
         )
-    n = p.points
+    return t.ngettext(
+        "{name} wins with {n} point on {colour} cards ({need} points in one colour win, D21)",
+        "{name} wins with {n} points on {colour} cards ({need} points in one colour win, D21)",
+        n,
+        name=who,
+        n=n,
+        colour=GEM_LETTERS[best],
+        need=WIN_COLOR_POINTS,
+    )
+
+
+def _points_victory(t: Messages, n: int, who: str, mine: bool) -> str:
+    """A win by prestige points (D21)."""
     if mine:
         return t.ngettext(
             "you win with {n} prestige point ({need} points win, D21)",

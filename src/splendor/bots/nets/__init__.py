@@ -13,11 +13,19 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from ...descriptor import Game
+from ...game import get_game
 
-def shipped_path(game: str, players: int) -> Path | None:
-    """The shipped network file for ``game`` (``"classic"`` or ``"duel"``) with
-    ``players`` players, or None when none ships for it."""
-    name = f"{'duel' if game == 'duel' else 'classic'}-{int(players)}p.npz"
+
+def shipped_path(game: str | Game, players: int) -> Path | None:
+    """The shipped network file for ``game`` (any name of :func:`splendor.game.get_game`,
+    or the :class:`~splendor.descriptor.Game`) with ``players`` players, or None when none
+    ships for it.
+
+    Raises:
+        ValueError: an unknown game.
+    """
+    name = f"{get_game(game).package}-{int(players)}p.npz"
     path = Path(str(resources.files(__name__).joinpath(name)))
     return path if path.is_file() else None
 

@@ -1,0 +1,5 @@
+"""``python -m splendor.cli``: the ``splendor`` command."""
+
+from . import main
+
+main()
