@@ -121,6 +121,21 @@ def test_the_branch_finder_finds_branches(source: str, count: int) -> None:
 # --------------------------------------------------------------------------- sizes
 
 
+def _oversized_in(node: ast.AST, where: str, prefix: str, out: dict[str, int]) -> None:
+    """Add to ``out`` the classes and functions below ``node`` (of the file ``where``) that
+    are over the limits, named ``where:Outer.inner``."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            name = f"{prefix}{child.name}"
+            lines = (child.end_lineno or child.lineno) - child.lineno + 1
+            limit = MAX_CLASS if isinstance(child, ast.ClassDef) else MAX_FUNCTION
+            if lines > limit:
+                out[f"{where}:{name}"] = lines
+            _oversized_in(child, where, f"{name}.", out)
+        else:
+            _oversized_in(child, where, prefix, out)
+
+
 def oversized() -> dict[str, int]:
     """``{"path.py:Qualified.name": lines}`` of every class over :data:`MAX_CLASS` lines and
     every function over :data:`MAX_FUNCTION` lines in ``src/`` (from its ``def`` or
@@ -128,20 +143,7 @@ def oversized() -> dict[str, int]:
     out: dict[str, int] = {}
     for path in _sources():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-
-        def visit(node: ast.AST, prefix: str) -> None:
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    name = f"{prefix}{child.name}"
-                    lines = (child.end_lineno or child.lineno) - child.lineno + 1
-                    limit = MAX_CLASS if isinstance(child, ast.ClassDef) else MAX_FUNCTION
-                    if lines > limit:
-                        out[f"{path.relative_to(SRC).as_posix()}:{name}"] = lines
-                    visit(child, f"{name}.")
-                else:
-                    visit(child, prefix)
-
-        visit(tree, "")
+        _oversized_in(tree, path.relative_to(SRC).as_posix(), "", out)
     return out
 
 
