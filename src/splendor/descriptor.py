@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache
 from types import ModuleType
 from typing import Any
@@ -110,6 +110,16 @@ class Kernels:
     random_action: Callable[..., Any]
     random_playout: Callable[..., Any]
     rewards: Callable[..., Any]
+
+    @classmethod
+    def of(cls, rules: ModuleType) -> Kernels:
+        """The kernels of an engine's ``rules`` module, which defines each under the name of
+        its field (``rules.legal_mask``, ``rules.apply``, ...).
+
+        Raises:
+            AttributeError: ``rules`` lacks one of them (the message names it).
+        """
+        return cls(**{f.name: getattr(rules, f.name) for f in fields(cls)})
 
 
 @cache

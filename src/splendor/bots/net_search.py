@@ -174,7 +174,7 @@ constant, the playouts' weight in the evaluation and their length, and the playo
 decisions played before the network's value is read (module docstring)."""
 
 
-@njit(cache=False)  # takes compiled functions: cached in each game's entry point
+@njit(cache=False, inline="always")  # inlined: the network tuple is not copied per call
 def _evaluate(  # pragma: no cover - compiled
     work: np.ndarray,
     mover: np.int64,

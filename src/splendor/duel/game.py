@@ -74,15 +74,7 @@ GAME = Game(
     token_letters=DUEL_TOKEN_LETTERS,
     notation_help=NOTATION_HELP,
     example_action="take c3 c4 c5",
-    kernels=Kernels(
-        legal_mask=rules.legal_mask,
-        is_legal=rules.is_legal,
-        apply=rules.apply,
-        determinize_into=rules.determinize_into,
-        random_action=rules.random_action,
-        random_playout=rules.random_playout,
-        rewards=rules.rewards,
-    ),
+    kernels=Kernels.of(rules),
     parts=MappingProxyType(
         {
             "encoder": "splendor.encoding.duel:encode_duel",
