@@ -40,7 +40,7 @@ from collections.abc import Callable
 import numpy as np
 
 
-def _label(game: str) -> str:
+def row_label(game: str) -> str:
     """The row's game: ``"classic-2p"`` for a game of several player counts (2 here), the
     package's name (``"duel"``) for a game of one."""
     from splendor.game import get_game
@@ -237,7 +237,7 @@ def run(seconds: float, games: list[str], benchmarks: list[tuple[str, Bench]]) -
             rows.append(
                 {
                     "interface": name,
-                    "game": _label(game),
+                    "game": row_label(game),
                     "steps": steps,
                     "seconds": round(elapsed, 3),
                     "steps_per_s": round(steps / elapsed, 1),

@@ -29,16 +29,7 @@ import json
 import time
 
 import numpy as np
-
-from splendor.game import get_game
-
-
-def _label(game: str) -> str:
-    """The row's game: ``"classic-2p"`` for a game of several player counts (2 here), the
-    package's name (``"duel"``) for a game of one."""
-    g = get_game(game)
-    return g.package if g.min_players == g.max_players else f"{g.package}-2p"
-
+from bench_rl import row_label  # this folder is on sys.path
 
 TARGETS = {"classic": 1_000_000, "duel": 500_000}
 
@@ -110,7 +101,7 @@ def run(seconds: float, envs: int, games: list[str]) -> list[dict]:
             rows.append(
                 {
                     "interface": name,
-                    "game": _label(game),
+                    "game": row_label(game),
                     "envs": 1 if name == "pettingzoo" else envs,
                     "agent_steps": steps,
                     "cpu_seconds": round(elapsed, 3),
@@ -126,7 +117,7 @@ def verdicts(rows: list[dict]) -> list[str]:
     PettingZoo loop of the same run."""
     lines = []
     for game, target in TARGETS.items():
-        label = _label(game)
+        label = row_label(game)
         by = {r["interface"]: r for r in rows if r["game"] == label}
         if "batched" not in by:
             continue

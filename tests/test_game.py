@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from splendor import classic
-from splendor.game import GameState, check_player_count, get_game
+from splendor.game import GameState, get_game
 
 
 def test_registry_knows_the_classic_game_by_both_names():
@@ -40,7 +40,7 @@ def test_classic_state_implements_the_protocol():
 @pytest.mark.parametrize("n", [1, 5])
 def test_player_count_checked(n):
     with pytest.raises(ValueError, match="2 to 4 players"):
-        check_player_count(classic.GAME, n)
+        classic.GAME.check_players(n)
 
 
 @pytest.mark.parametrize("seed", [-1, 2**63, 1.5, True, "7"])

@@ -71,11 +71,6 @@ def get_game(name: str | Game) -> Game:
     raise ValueError(f"unknown game {name!r}; known games: {', '.join(game_names())}")
 
 
-def check_player_count(game: Game, num_players: int) -> None:
-    """Raise ValueError unless ``num_players`` suits ``game`` (:meth:`Game.check_players`)."""
-    game.check_players(num_players)
-
-
 def seats_summary(names: Sequence[str]) -> str:
     """``"0:alice 1:greedy"`` style one-line listing of seats."""
     return " ".join(f"{i}:{n}" for i, n in enumerate(names))
