@@ -120,3 +120,37 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'store.db'}"
     return request.getfixturevalue("postgres_url")
+
+
+# --------------------------------------------------------------------------- SMTP
+
+
+class _Inbox:
+    """What the local SMTP server received: ``messages`` (parsed, oldest first)."""
+
+    def __init__(self) -> None:
+        self.messages: list[Any] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+        from email import message_from_bytes, policy
+
+        self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp_server() -> Iterator[tuple[str, _Inbox]]:
+    """A real local SMTP server (``aiosmtpd``) on a free port of 127.0.0.1: yields its
+    ``smtp://`` URL and its inbox (``inbox.messages``: :class:`email.message.EmailMessage`)."""
+    from aiosmtpd.controller import Controller
+
+    from tests.server.util import free_port
+
+    inbox = _Inbox()
+    port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield f"smtp://127.0.0.1:{port}", inbox
+    finally:
+        controller.stop()

@@ -33,9 +33,9 @@ def seats() -> list[SeatInfo]:
 
 
 def test_migrations_create_the_schema_once(storage: Storage) -> None:
-    assert current_revision(storage.engine) == "0008"
+    assert current_revision(storage.engine) == "0009"
     storage.migrate()  # idempotent
-    assert current_revision(storage.engine) == "0008"
+    assert current_revision(storage.engine) == "0009"
     assert {"games", "seats", "moves", "analyses", "alembic_version"} <= set(
         inspect(storage.engine).get_table_names()
     )
@@ -104,7 +104,7 @@ def test_the_alembic_command_line_needs_a_database(tmp_path: Any) -> None:
     command.upgrade(alembic_config(url), "head")
     engine = create_engine(url)
     try:
-        assert current_revision(engine) == "0008"
+        assert current_revision(engine) == "0009"
     finally:
         engine.dispose()
 
@@ -275,7 +275,7 @@ def test_default_database_is_a_sqlite_file_in_the_user_data_dir(
     s = Storage(None)
     assert s.url == url
     s.migrate()
-    assert current_revision(s.engine) == "0008"
+    assert current_revision(s.engine) == "0009"
     s.close()
 
 

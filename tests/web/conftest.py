@@ -17,6 +17,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,9 +50,10 @@ if not Path(CHROMIUM).exists():  # pragma: no cover - depends on the machine
 # clocks from 2 s on (a time-out within a test)
 SERVER_CODE = """
 import sys, uvicorn
-from splendor.server.app import Limits, create_app
+from splendor.server.app import Limits, MailConfig, create_app
 limits = Limits(auth_rate=None, min_clock=2)
-app = create_app(database_url=sys.argv[1], bot_workers=1, limits=limits)
+mail = MailConfig(smtp_url=sys.argv[3] if len(sys.argv) > 3 else None)
+app = create_app(database_url=sys.argv[1], bot_workers=1, limits=limits, mail=mail)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 """
 WARM_UP_SECONDS = 300
@@ -60,8 +62,69 @@ function is compiled first (numba), in the server and in its bot worker, while t
 test worker compiles too."""
 
 
+class Inbox:
+    """What the tests' SMTP server received: ``messages`` (parsed, oldest first)."""
+
+    def __init__(self) -> None:
+        self.messages: list[Any] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+        from email import message_from_bytes, policy
+
+        self.messages.append(message_from_bytes(envelope.content, policy=policy.default))
+        return "250 OK"
+
+    def to(self, address: str) -> list[Any]:
+        """The messages sent to ``address``, oldest first."""
+        return [m for m in self.messages if m["To"] == address]
+
+    def wait_for(self, address: str, count: int = 1, seconds: float = 30.0) -> list[Any]:
+        """The messages to ``address`` once there are at least ``count`` (fails the
+        test after ``seconds``)."""
+        deadline = time.time() + seconds
+        while len(self.to(address)) < count:
+            if time.time() > deadline:
+                pytest.fail(f"{count} mail(s) to {address} expected; got {len(self.to(address))}")
+            time.sleep(0.1)
+        return self.to(address)
+
+
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def mail_inbox() -> Iterator[tuple[str, Inbox]]:
+    """A real local SMTP server (``aiosmtpd``) for the browser tests' server: its
+    ``smtp://`` URL and its :class:`Inbox`."""
+    controller_module = pytest.importorskip("aiosmtpd.controller")
+    inbox = Inbox()
+    controller = controller_module.Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        yield f"smtp://127.0.0.1:{controller.port}", inbox
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def inbox(mail_inbox: tuple[str, Inbox]) -> Inbox:
+    """The browser tests' server's mail (:class:`Inbox`), shared by every test: look for
+    the messages to an address of your own test."""
+    return mail_inbox[1]
+
+
+@pytest.fixture(scope="session")
+def server_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder of the browser tests' server: its SQLite file ``games.db`` (see
+    :func:`server_database_url`) and its log ``server.log``."""
+    return tmp_path_factory.mktemp("web")
+
+
+@pytest.fixture(scope="session")
+def server_database_url(server_folder: Path) -> str:
+    """The database URL of the browser tests' server (for ``splendor admin`` say)."""
+    return f"sqlite:///{server_folder / 'games.db'}"
+
+
+@pytest.fixture(scope="session")
+def server(server_folder: Path, mail_inbox: tuple[str, Inbox]) -> Iterator[str]:
     """Base URL of a running server (its own process, one bot worker), warmed up: it has
     answered a game of each kind whose first move was a bot's, so no test waits for the
     rules to compile.
@@ -69,20 +132,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     The server is not niced: with both cores busy (the other test worker, Chromium), a
     niced server got almost no CPU time and a test's first request timed out.
     """
-    folder = tmp_path_factory.mktemp("web")
-    with serve_subprocess(SERVER_CODE, folder, WARM_UP_SECONDS, warm_up=True) as base:
+    with serve_subprocess(
+        SERVER_CODE, server_folder, WARM_UP_SECONDS, warm_up=True, args=[mail_inbox[0]]
+    ) as base:
         yield base
 
 
 @contextlib.contextmanager
-def serve_subprocess(code: str, folder: Path, seconds: float, warm_up: bool) -> Iterator[str]:
+def serve_subprocess(
+    code: str, folder: Path, seconds: float, warm_up: bool, args: list[str] | None = None
+) -> Iterator[str]:
     """Run ``python -c code DATABASE_URL PORT`` (a server on a new SQLite file in
     ``folder``, a free port; its log in ``folder/server.log``); yields its base URL once it
     answers (and, with ``warm_up``, once it has played its first games: :func:`_warm_up`),
     within ``seconds``, else fails the test with the end of its log; stops it after."""
     port = free_port()
     log = open(folder / "server.log", "w")
-    cmd = [sys.executable, "-c", code, f"sqlite:///{folder / 'games.db'}", str(port)]
+    cmd = [sys.executable, "-c", code, f"sqlite:///{folder / 'games.db'}", str(port), *(args or [])]
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
     base = f"http://127.0.0.1:{port}"
 

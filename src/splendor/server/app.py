@@ -92,11 +92,13 @@ from . import bots as server_bots
 from .accounts import Accounts
 from .analysis_jobs import Analyses, AnalysisConfig
 from .errors import ServiceError
+from .events import Events
 from .games_api import games_router
 from .hub import Hub
 from .language import i18n_router
 from .live import Lifecycle
 from .live_socket import send_loop, socket_router
+from .mailer import Mailer
 from .middleware import SECURITY_HEADERS, BodyTooLarge, Guard
 from .notify import Listener
 from .pages import meta_router, pages_router
@@ -126,6 +128,7 @@ def create_app(
     limits: Limits | None = None,
     lifecycle: Lifecycle | None = None,
     analysis: AnalysisConfig | None = None,
+    mail: MailConfig | None = None,
 ) -> FastAPI:
     """Build the web app: its settings, its service (started by its lifespan), the
     middleware, the exception handlers (:mod:`.answers`) and the routers (:mod:`.games_api`,
@@ -150,6 +153,8 @@ def create_app(
             once, the per-player limit (default :class:`.analysis_jobs.AnalysisConfig`:
             2,000 iterations a decision, seed 0, one at a time). They search in the
             ``search_executor`` pool.
+        mail: where e-mail goes and the site's public address in its links (default
+            :class:`MailConfig`: no SMTP server, mails are written to the log).
 
     Once started (schema migrated, unfinished games loaded), the app moves every object
     that exists to the garbage collector's permanent generation (:func:`gc.freeze`): the
@@ -160,7 +165,14 @@ def create_app(
     web = Path(web_dir) if web_dir is not None else WEB_DIR
     limits = limits if limits is not None else Limits()
     settings = _Settings(
-        database_url, executor, search_executor, bot_workers, limits, lifecycle, analysis
+        database_url,
+        executor,
+        search_executor,
+        bot_workers,
+        limits,
+        lifecycle,
+        analysis,
+        mail if mail is not None else MailConfig(),
     )
     app = FastAPI(title="Splendor", lifespan=settings.lifespan)
     app.state.limits, app.state.rates = limits, RateLimiter(limits)
@@ -181,6 +193,24 @@ def create_app(
 
 
 @dataclasses.dataclass(frozen=True)
+class MailConfig:
+    """E-mail settings (``splendor serve --smtp-url --mail-from --public-url``).
+
+    Attributes:
+        smtp_url: the SMTP server (:func:`.mailer.parse_smtp_url`); None: mails are
+            written to the server's log.
+        sender: the ``From`` of every mail.
+        public_url: the site's address as its players reach it, for the links in mails
+            (``https://splendor.example.org``); None: the address of the request that
+            caused the mail.
+    """
+
+    smtp_url: str | None = None
+    sender: str = "Splendor <noreply@localhost>"
+    public_url: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
 class _Settings:
     """What :func:`create_app` was given for the objects its lifespan makes."""
 
@@ -191,6 +221,7 @@ class _Settings:
     limits: Limits
     lifecycle: Lifecycle | None
     analysis: AnalysisConfig | None
+    mail: MailConfig
 
     def executors(self) -> tuple[Executor, Executor, list[Executor]]:
         """The quick and search bots' executors, and those of them the app owns."""
@@ -218,7 +249,10 @@ class _Settings:
         storage = Storage(self.database_url)
         quick, search, owned = self.executors()
         hub = Hub()
-        service = GameService(storage, hub, server_bots.BotPools(quick, search), self.lifecycle)
+        events = Events()
+        service = GameService(
+            storage, hub, server_bots.BotPools(quick, search), self.lifecycle, events=events
+        )
         analyses = Analyses(service, self.analysis)
         tables = Tables(
             storage, service, lambda table_id: feed.changed(table_id), self.limits.min_clock
@@ -226,6 +260,9 @@ class _Settings:
         feed = LobbyFeed(hub, tables)
         listener = _listener(storage, service, feed)
         app.state.storage, app.state.hub, app.state.service = storage, hub, service
+        app.state.events = events
+        app.state.mail = self.mail
+        app.state.mailer = Mailer(self.mail.smtp_url, self.mail.sender)
         app.state.analyses, app.state.accounts = analyses, Accounts(storage)
         app.state.tables, app.state.listener = tables, listener
         try:
@@ -399,6 +436,7 @@ __all__ = [
     "SECURITY_HEADERS",
     "WEB_DIR",
     "Limits",
+    "MailConfig",
     "app_from_environment",
     "RateLimited",
     "RateLimiter",

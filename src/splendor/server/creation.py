@@ -375,6 +375,7 @@ class Creation:
         self._games.add(live)
         self._round.schedule_bot(live)
         self._round.arm_clock(live)
+        self._ctx.emit_game("game.started", live)
         return live
 
     async def _created_earlier(self, idem: _Idempotency) -> Created | None:

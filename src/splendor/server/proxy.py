@@ -221,7 +221,7 @@ class GameProxy:
                     live.state.current_player,
                     self._ctx.wall(),
                 )
-        self._round.changed(live)
+        self._round.changed(live, remote=True)
 
     def on_game_changed(self, game_id: str) -> None:
         """Another server process changed ``game_id``: reload it if it is loaded, and

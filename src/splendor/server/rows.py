@@ -112,6 +112,22 @@ class PlayerRow(Base):
     password_hash: Mapped[str | None] = mapped_column(String(256), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # 0009 (the community, :mod:`.community_rows`):
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email_key: Mapped[str | None] = mapped_column(String(254), nullable=True, index=True)
+    email_verified_at: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True
+    )
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    notify: Mapped[dict[str, Any] | None] = mapped_column(
+        JSON(none_as_null=True), nullable=True
+    )  # notification preferences (None: the defaults)
+    role: Mapped[str] = mapped_column(String(16), default="player", server_default="player")
+    name_skeleton: Mapped[str | None] = mapped_column(String(256), nullable=True, index=True)
+    banned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    ban_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    muted_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class SessionRow(Base):
@@ -123,6 +139,9 @@ class SessionRow(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    address_hash: Mapped[str | None] = mapped_column(
+        String(64), nullable=True
+    )  # 0009: SHA-256 of the client address that opened it (bans reach its new guests)
 
 
 class RatingRow(Base):

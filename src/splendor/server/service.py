@@ -53,6 +53,7 @@ from . import bots as server_bots
 from .bot_turns import BotTurns
 from .creation import Created, Creation, derive_token, game_module
 from .errors import BadRequest, Conflict, Forbidden, Illegal, NotFound, ServiceError, Unavailable
+from .events import Events
 from .expiry import Expiry
 from .finisher import RESIGNED_BOT, Finisher
 from .hub import Hub, Subscriber
@@ -82,6 +83,8 @@ class GameService:
         now: the current UTC time for expiry (default :func:`.storage.utcnow`).
         wall: wall-clock seconds for game clocks (default :func:`time.time`; tests pass
             their own).
+        events: the app's event bus (:mod:`.events`), on which the service emits
+            ``game.started``, ``game.moved`` and ``game.finished``; default a bus of its own.
 
     Attributes:
         counters: what supervision did so far: ``bot_retries`` (failed bot turns retried),
@@ -105,6 +108,7 @@ class GameService:
         clock: Callable[[], float] = time.monotonic,
         now: Callable[[], datetime] = utcnow,
         wall: Callable[[], float] = time.time,
+        events: Events | None = None,
     ) -> None:
         ctx = ServiceContext(
             storage,
@@ -114,8 +118,10 @@ class GameService:
             clock=clock,
             now=now,
             wall=wall,
+            events=events,
         )
         self.ctx = ctx
+        self.events: Events = ctx.events
         self.storage = storage
         self.hub = hub
         self.pools = pools
@@ -209,14 +215,18 @@ class GameService:
         """(Re)start the timer of ``live``'s running seat (:meth:`.timers.Timers.arm`)."""
         self.timers.arm(live)
 
-    def changed(self, live: LiveGame, *, ended: bool = False) -> None:
+    def changed(self, live: LiveGame, *, ended: bool = False, remote: bool = False) -> None:
         """``live`` changed: publish it, start its bot turn, arm its timer and, when it
-        ``ended`` here and is rated, apply its ratings in the background."""
+        ``ended`` here and is rated, apply its ratings in the background. Unless
+        ``remote`` (another process made the change), emit ``game.finished`` (it
+        ``ended``) or ``game.moved`` on the event bus (:mod:`.events`)."""
         self.views.publish(live)
         self.bots.schedule(live)
         self.timers.arm(live)
         if ended and live.rated:
             self.ratings.rate_later(live.id)
+        if not remote:
+            self.ctx.emit_game("game.finished" if ended else "game.moved", live)
 
     # ------------------------------------------------------------------ creating, loading
 

@@ -16,10 +16,11 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable, Coroutine
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from . import bots as server_bots
+from .events import Events, GameEvent
 from .hub import Hub, Subscriber
 from .live import Lifecycle, LiveGame
 from .storage import Storage
@@ -50,9 +51,10 @@ class Round(Protocol):
     def arm_clock(self, live: LiveGame) -> None:
         """(Re)start the timer of ``live``'s running seat (stopped once it is over)."""
 
-    def changed(self, live: LiveGame, *, ended: bool = False) -> None:
+    def changed(self, live: LiveGame, *, ended: bool = False, remote: bool = False) -> None:
         """``live`` changed: publish it, start its bot turn, arm its timer, and (``ended``:
-        it ended here) apply its ratings if it is rated."""
+        it ended here) apply its ratings if it is rated; unless ``remote`` (another process
+        made the change and told the others), emit ``game.moved`` or ``game.finished``."""
 
 
 class ServiceContext:
@@ -63,6 +65,7 @@ class ServiceContext:
         clock: seconds for eviction (monotonic).
         now: the current UTC time for expiry.
         wall: wall-clock seconds for game clocks.
+        events: the app's event bus (:mod:`.events`; default a bus of its own).
 
     Attributes:
         writer: the one writer of the database (:class:`.writer.MoveWriter`).
@@ -81,8 +84,10 @@ class ServiceContext:
         clock: Callable[[], float],
         now: Callable[[], datetime],
         wall: Callable[[], float],
+        events: Events | None = None,
     ) -> None:
         self.storage = storage
+        self.events = events if events is not None else Events()
         self.hub = hub
         self.pools = pools
         self.lifecycle = lifecycle
@@ -95,6 +100,38 @@ class ServiceContext:
         self.background: set[asyncio.Task[Any]] = set()
         self._db_down = False
         self._recovered: asyncio.Event | None = None
+
+    def game_event(self, live: LiveGame) -> GameEvent:
+        """What :mod:`.events` tells of ``live`` now."""
+        deadline = turn = None
+        cs = live.clock_state
+        if cs is not None and cs.running is not None and live.result is None:
+            end = cs.deadline()
+            if end is not None:
+                deadline = datetime.fromtimestamp(end, UTC)
+                turn = float(cs.remaining[cs.running])
+        state = live.state
+        to_move = None if live.result is not None or state.is_terminal else state.current_player
+        return GameEvent(
+            game_id=live.id,
+            game=live.game,
+            num_players=live.num_players,
+            move=len(live.moves),
+            to_move=to_move,
+            players=tuple(s.player_id if s.type == "human" else None for s in live.seats),
+            bots=frozenset(s.seat for s in live.seats if s.type != "human"),
+            clock=live.clock,
+            deadline=deadline,
+            turn_seconds=turn,
+            rated=live.rated,
+            result=live.result,
+            at=self.now(),
+        )
+
+    def emit_game(self, kind: str, live: LiveGame) -> None:
+        """Emit ``kind`` (``"game.started"``, ``"game.moved"``, ``"game.finished"``) for
+        ``live`` on the event bus."""
+        self.events.emit(kind, self.game_event(live))
 
     def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> None:
         """Run ``coro`` as a background task of the service (cancelled when it closes)."""

@@ -50,6 +50,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
+from . import community_rows  # noqa: F401  (the community's tables join Base.metadata)
 from .game_queries import GameLifecycle, GameReads
 from .game_writes import GameWrites
 from .rows import (

@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .accounts import Player
 from .errors import N_, Conflict, Forbidden, NotFound
+from .events import TableEvent
 from .notify import notify
 from .service import GameService
 from .storage import PlayerRow, SeatRow, Storage, TableRow, TableSeatRow, storable, utcnow
@@ -54,6 +55,20 @@ def insert_table(c: Connection, row: dict[str, Any], seats: list[dict[str, Any]]
     c.execute(insert(TableRow), row)
     c.execute(insert(TableSeatRow), seats)
     notify(c, "table", row["id"])
+
+
+def table_event(table: dict[str, Any], player_id: str) -> TableEvent:
+    """The ``table.joined`` event (:mod:`.events`) of ``player_id`` sitting at ``table``
+    (a table as :meth:`TableBook.get` gives it)."""
+    return TableEvent(
+        table_id=table["id"],
+        host_id=table["host"],
+        player_id=player_id,
+        seated=tuple(s["player_id"] for s in table["seats"] if s["player_id"] is not None),
+        free=sum(1 for s in table["seats"] if s["free"]),
+        game=table["game"],
+        num_players=table["num_players"],
+    )
 
 
 class TableBook:
@@ -269,7 +284,9 @@ class Seating(TableBook):
         if full:
             await self._start(table_id)
         self.changed(table_id)
-        return await asyncio.to_thread(self.get, table_id)
+        joined = await asyncio.to_thread(self.get, table_id)
+        self.service.events.emit("table.joined", table_event(joined, player.id))
+        return joined
 
     async def _seats_for(self, player: Player, table: dict[str, Any], code: Any) -> list[int]:
         """The seats ``player`` may take at ``table``, in order: the free ones, or at a
