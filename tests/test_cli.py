@@ -558,6 +558,11 @@ def test_the_core_commands_import_no_extra():
             "error: splendor serve needs the web extra: pip install 'splendor[web]'",
         ),
         (
+            ("sqlalchemy",),
+            ["admin", "grant", "Ann"],
+            "error: splendor admin grant needs the web extra: pip install 'splendor[web]'",
+        ),
+        (
             ("torch",),
             ["train", "--out", "{tmp}/run"],
             "error: splendor train needs the train extra: pip install 'splendor[train]'",
@@ -574,7 +579,7 @@ def test_the_core_commands_import_no_extra():
             "pip install 'splendor[analysis]'",
         ),
     ],
-    ids=["serve-fastapi", "serve-sqlalchemy", "train", "distill", "analyse-plot"],
+    ids=["serve-fastapi", "serve-sqlalchemy", "admin", "train", "distill", "analyse-plot"],
 )
 def test_a_missing_extra_is_named_in_one_line(monkeypatch, tmp_path, missing, args, message):
     _without(monkeypatch, *missing)

@@ -432,7 +432,8 @@ def test_list_games_by_tokens(client: TestClient) -> None:
     assert [s["game_id"] for s in r["games"]] == [b["game_id"], a["game_id"]]
     sb, sa = r["games"]
     assert sa["your_seats"] == [1] and sb["your_seats"] == [0]
-    assert sb["seats"][1] == {"seat": 1, "type": "bot", "name": "random", "bot": "random"}
+    bot_seat = {"seat": 1, "type": "bot", "name": "random", "bot": "random", "guest": False}
+    assert sb["seats"][1] == bot_seat
     assert (
         sa["status"] == "active"
         and sa["moves"] == 0
@@ -487,10 +488,10 @@ def test_websocket_tokens_errors_and_reconnect(client: TestClient) -> None:
             assert m["seat"] == 0 and m["legal_actions"] and m["seats"][0]["connected"] is True
             assert m["seats"][1]["connected"] is False
             arrived = spec.receive_json()  # presence: the second connection came to watch
-            assert arrived["spectators"] == {"count": 2, "names": []}
+            assert arrived["spectators"] == {"count": 2, "names": [], "guests": []}
             seated = spec.receive_json()  # then it became seat 0
             assert seated["seats"][0]["connected"] is True
-            assert seated["spectators"] == {"count": 1, "names": []}
+            assert seated["spectators"] == {"count": 1, "names": [], "guests": []}
             ws.send_json({"type": "ping"})
             assert ws.receive_json() == {"type": "pong"}
             ws.send_text("not json")

@@ -203,8 +203,10 @@ def test_authentication_is_rate_limited_per_address(make_client: Callable[..., T
 def test_the_player_page_lists_games_results_and_ratings(client: TestClient) -> None:
     assert client.get("/api/players/nobody").status_code == 404
     me = client.post("/api/players/guest", json={"name": "Ann"}).json()["player"]
+    assert me["guest"] is True and me["email"] is None and me["role"] == "player"  # own view
     page = client.get(f"/api/players/{me['id']}").json()
-    assert page == {"player": me, "ratings": {}, "open_games": [], "finished_games": []}
+    public = {k: me[k] for k in ("id", "name", "account", "guest", "created_at")}
+    assert page == {"player": public, "ratings": {}, "open_games": [], "finished_games": []}
     seats = [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}]
     games = [client.post("/api/games", json={"game": "duel", "seats": seats}).json() for _ in "ab"]
     storage: Storage = client.app.state.storage  # type: ignore[attr-defined]
@@ -275,12 +277,14 @@ def test_a_logged_in_player_who_opens_an_invite_link_holds_the_seat(
 
 def test_the_leaderboard_reads_only_its_top_rows_in_order(accounts: Accounts) -> None:
     """Highest rating first, ties by more games then name; no row for a kind without games;
-    ``limit`` rows at most, read in that order from the indexed ``ratings.value``."""
+    ``limit`` rows at most, read in that order from the indexed ``ratings.value``; accounts
+    only (a guest's rating, from before guests played casual games only, is not ranked)."""
     from splendor.server.storage import RatingRow
 
-    values = [1500.0, 1820.5, 1400.0, 1820.5, 1650.0, 1999.0, 1700.0]
-    games = [3, 4, 5, 9, 2, 0, 1]
-    ids = [accounts.create_guest(f"P{i}")[0].id for i in range(len(values))]
+    values = [1500.0, 1820.5, 1400.0, 1820.5, 1650.0, 1999.0, 1700.0, 2100.0]
+    games = [3, 4, 5, 9, 2, 0, 1, 30]
+    ids = [accounts.sign_up(f"P{i}", "password")[0].id for i in range(len(values) - 1)]
+    ids.append(accounts.create_guest("Guest")[0].id)  # the best rating, but a guest's
     now = datetime.now(UTC)
     with accounts.storage.engine.begin() as c:
         for pid, value, n in zip(ids, values, games, strict=True):

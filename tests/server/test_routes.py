@@ -19,7 +19,13 @@ API = {
     "/api/players/signup": ["post"],
     "/api/players/login": ["post"],
     "/api/players/logout": ["post"],
-    "/api/players/me": ["get"],
+    "/api/players/me": ["delete", "get"],
+    "/api/players/me/email": ["delete", "post"],
+    "/api/players/me/email/resend": ["post"],
+    "/api/players/me/password": ["post"],
+    "/api/players/verify-email": ["post"],
+    "/api/players/reset": ["post"],
+    "/api/players/reset/confirm": ["post"],
     "/api/players/leaderboard/{kind}": ["get"],
     "/api/players/{player_id}": ["get"],
     "/api/tables": ["get", "post"],
@@ -39,6 +45,34 @@ API = {
     "/api/games/{game_id}/analysis": ["get", "post"],
     "/api/games/{game_id}/record": ["get"],
     "/api/games/{game_id}/replay": ["get"],
+    # my games, friends and blocks (social_api)
+    "/api/me/games": ["get"],
+    "/api/me/friends": ["get"],
+    "/api/me/blocks": ["get"],
+    "/api/players/{player_id}/follow": ["delete", "post"],
+    "/api/players/{player_id}/block": ["delete", "post"],
+    "/api/players/{player_id}/relation": ["get"],
+    "/api/tables/{table_id}/invite": ["post"],
+    # moderation (moderation_api)
+    "/api/players/{player_id}/report": ["post"],
+    "/api/games/{game_id}/seats/{seat}/report": ["post"],
+    "/api/moderation/reports": ["get"],
+    "/api/moderation/reports/{report_id}/close": ["post"],
+    "/api/moderation/players": ["get"],
+    "/api/moderation/players/{player_id}": ["get"],
+    "/api/moderation/players/{player_id}/{act}": ["post"],
+    "/api/moderation/audit": ["get"],
+    # tournaments (tournaments_api)
+    "/api/tournaments": ["get", "post"],
+    "/api/tournaments/{tournament_id}": ["get"],
+    "/api/tournaments/{tournament_id}/join": ["post"],
+    "/api/tournaments/{tournament_id}/leave": ["post"],
+    "/api/tournaments/{tournament_id}/start": ["post"],
+    "/api/players/{player_id}/tournaments": ["get"],
+    # notifications (notify_api)
+    "/api/players/me/notifications": ["get", "put"],
+    "/api/push/key": ["get"],
+    "/api/push/subscriptions": ["delete", "post"],
 }
 
 
@@ -51,6 +85,9 @@ def test_the_api_is_assembled_whole(client: TestClient) -> None:
 @pytest.mark.parametrize(
     "path",
     ["/", "/games/x", "/games/x/replay", "/players/x", "/tables/x", "/leaderboard"]
+    + ["/games", "/friends"]
+    + ["/moderation"]
+    + ["/tournaments", "/tournaments/x"]
     + [f"/howto/{game.name}" for game in games()],
 )
 def test_every_page_of_the_client_answers_its_page(client: TestClient, path: str) -> None:

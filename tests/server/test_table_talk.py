@@ -15,14 +15,14 @@ from splendor.server.live import Lifecycle
 from splendor.server.rated_games import _standing, apply_ratings
 from splendor.server.storage import GameRow, RatingRow, Storage
 
-from .test_tables import guest, storage_of
+from .test_tables import account, guest, storage_of
 
 
 def rated_duel(client: TestClient) -> tuple[TestClient, TestClient, dict[str, Any], str]:
-    """Two guests meet at a rated Duel table; returns their clients, their players and the
-    game id."""
-    ann, a = guest(client, "Ann")
-    bob, b = guest(client, "Bob")
+    """Two accounts meet at a rated Duel table; returns their clients, their players and
+    the game id."""
+    ann, a = account(client, "Ann")
+    bob, b = account(client, "Bob")
     tid = ann.post("/api/tables", json={"game": "duel"}).json()["id"]
     gid = bob.post(f"/api/tables/{tid}/join").json()["game_id"]
     return ann, bob, {"ann": a, "bob": b}, gid
@@ -170,11 +170,14 @@ def test_state_messages_list_the_spectators(client: TestClient) -> None:
     watcher, _ = guest(client, "Watcher")
     with ann.websocket_connect(f"/ws/games/{gid}") as seat_ws:
         first = seat_ws.receive_json()
-        assert first["seat"] == 0 and first["spectators"] == {"count": 0, "names": []}
+        none = {"count": 0, "names": [], "guests": []}
+        assert first["seat"] == 0 and first["spectators"] == none
+        assert [(s["name"], s["guest"]) for s in first["seats"]] == [("Ann", False), ("Bob", False)]
+        watching = {"count": 1, "names": ["Watcher"], "guests": ["Watcher"]}  # labelled a guest
         with watcher.websocket_connect(f"/ws/games/{gid}") as ws:
-            assert ws.receive_json()["spectators"] == {"count": 1, "names": ["Watcher"]}
-            assert seat_ws.receive_json()["spectators"] == {"count": 1, "names": ["Watcher"]}
-        assert seat_ws.receive_json()["spectators"] == {"count": 0, "names": []}
+            assert ws.receive_json()["spectators"] == watching
+            assert seat_ws.receive_json()["spectators"] == watching
+        assert seat_ws.receive_json()["spectators"] == none
 
 
 def test_a_rated_game_that_ended_while_rating_failed_is_rated_by_maintenance(

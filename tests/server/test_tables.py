@@ -29,6 +29,15 @@ def guest(app_client: TestClient, name: str) -> tuple[TestClient, dict[str, Any]
     return c, r.json()["player"]
 
 
+def account(app_client: TestClient, name: str) -> tuple[TestClient, dict[str, Any]]:
+    """:func:`guest`, but an account (rated games are for accounts)."""
+    c = TestClient(app_client.app)
+    c.portal = app_client.portal
+    r = c.post("/api/players/signup", json={"name": name, "password": "correct horse"})
+    assert r.status_code == 201, r.text
+    return c, r.json()["player"]
+
+
 def storage_of(c: TestClient) -> Storage:
     storage: Storage = c.app.state.storage  # type: ignore[attr-defined]
     return storage
@@ -41,9 +50,9 @@ def test_opening_a_table_needs_a_player(client: TestClient) -> None:
     assert client.get("/api/tables").json() == {"tables": []}
 
 
-def test_two_guests_meet_at_a_table_and_their_game_starts(client: TestClient) -> None:
-    ann, a = guest(client, "Ann")
-    bob, b = guest(client, "Bob")
+def test_two_accounts_meet_at_a_rated_table_and_their_game_starts(client: TestClient) -> None:
+    ann, a = account(client, "Ann")
+    bob, b = account(client, "Bob")
     r = ann.post("/api/tables", json={"game": "duel", "clock": CLOCK})
     assert r.status_code == 201, r.text
     table = r.json()
@@ -177,7 +186,7 @@ def test_play_now_pairs_the_closest_rating_or_opens_a_table(client: TestClient) 
     storage = storage_of(client)
     hosts = []
     for name, value in (("Low", 1200.0), ("High", 1900.0)):
-        c, p = guest(client, name)
+        c, p = account(client, name)
         with storage.engine.begin() as conn:
             conn.execute(
                 insert(RatingRow),
@@ -197,7 +206,7 @@ def test_play_now_pairs_the_closest_rating_or_opens_a_table(client: TestClient) 
                 },
             )
         hosts.append(c.post("/api/tables", json={"game": "duel"}).json())
-    newcomer, _ = guest(client, "New")  # 1500: closer to 1200 than to 1900
+    newcomer, _ = account(client, "New")  # 1500: closer to 1200 than to 1900
     paired = newcomer.post("/api/play-now", json={"game": "duel", "clock": None}).json()
     assert paired["id"] == hosts[0]["id"] and paired["status"] == "started"
     # a different clock finds nobody: a table of its own opens
@@ -225,8 +234,8 @@ def test_the_lobby_socket_shows_tables_and_tells_seated_players_their_game(
 
 
 def test_a_rematch_seats_the_same_players_at_the_same_seats(client: TestClient) -> None:
-    ann, a = guest(client, "Ann")
-    bob, b = guest(client, "Bob")
+    ann, a = account(client, "Ann")
+    bob, b = account(client, "Bob")
     tid = ann.post("/api/tables", json={"game": "duel", "clock": CLOCK}).json()["id"]
     gid = bob.post(f"/api/tables/{tid}/join").json()["game_id"]
     assert ann.post(f"/api/games/{gid}/rematch").status_code == 409  # not over yet
@@ -259,3 +268,43 @@ def test_a_rematch_seats_the_same_players_at_the_same_seats(client: TestClient) 
     assert ann.get(f"/api/games/{new}").json()["seat"] == 0
     assert bob.get(f"/api/games/{new}").json()["seat"] == 1
     assert a["id"] != b["id"]
+
+
+# --------------------------------------------------------------------------- guests play casual
+
+
+def test_rated_tables_are_for_accounts_and_guests_play_casual(client: TestClient) -> None:
+    ann, _ = account(client, "Ann")
+    gus, g = guest(client, "Gus")
+    rated = ann.post("/api/tables", json={"game": "duel"}).json()
+    assert rated["rated"] is True
+    r = gus.post(f"/api/tables/{rated['id']}/join")
+    assert r.status_code == 403 and "accounts" in r.json()["detail"]
+    assert ann.get(f"/api/tables/{rated['id']}").json()["seats"][1]["free"] is True  # unchanged
+    r = gus.post("/api/tables", json={"game": "duel", "rated": True})
+    assert r.status_code == 403 and "accounts" in r.json()["detail"]
+    casual = gus.post("/api/tables", json={"game": "duel"})
+    assert casual.status_code == 201 and casual.json()["rated"] is False  # a guest's default
+    seat = casual.json()["seats"][0]
+    assert seat["player_id"] == g["id"] and seat["guest"] is True and seat["name"] == "Gus"
+    started = ann.post(f"/api/tables/{casual.json()['id']}/join").json()
+    assert started["status"] == "started"
+    assert [s["guest"] for s in started["seats"]] == [True, False]
+    state = ann.get(f"/api/games/{started['game_id']}").json()
+    assert [(s["name"], s["guest"]) for s in state["seats"]] == [("Gus", True), ("Ann", False)]
+    with storage_of(client).session() as s:
+        game = s.get(GameRow, started["game_id"])
+        assert game is not None and game.rated is False
+
+
+def test_play_now_pairs_a_guest_at_casual_tables_only(client: TestClient) -> None:
+    ann, _ = account(client, "Ann")
+    rated = ann.post("/api/play-now", json={"game": "duel", "clock": None}).json()
+    assert rated["rated"] is True and rated["status"] == "open"
+    gus, _ = guest(client, "Gus")
+    own = gus.post("/api/play-now", json={"game": "duel", "clock": None}).json()
+    assert own["id"] != rated["id"] and own["rated"] is False and own["status"] == "open"
+    gil, _ = guest(client, "Gil")
+    paired = gil.post("/api/play-now", json={"game": "duel", "clock": None}).json()
+    assert paired["id"] == own["id"] and paired["status"] == "started"
+    assert ann.get(f"/api/tables/{rated['id']}").json()["status"] == "open"  # still waiting

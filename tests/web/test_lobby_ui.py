@@ -10,25 +10,27 @@ in all, and one for the hint's test).
 from __future__ import annotations
 
 import re
+import secrets
 
 import pytest
 from playwright.sync_api import expect
 
 from .conftest import open_page, screenshot
-from .ui import in_same_game, open_table, play_as_guest
+from .ui import in_same_game, open_table, play_as_guest, sign_up
 
 HOSTILE = "<img src=x onerror=alert(1)> Bob"
 
 
 @pytest.fixture(scope="module")
 def guests(browser, server):
-    """Ann's and Bob's pages (two browser contexts, a guest each), and the JavaScript
-    errors seen in them."""
+    """Ann's and Bob's pages (two browser contexts, an account each: rated games are for
+    accounts), and the JavaScript errors seen in them."""
     contexts, pages, errors = [], [], []
+    suffix = secrets.token_hex(2)
     for name in ("Ann", HOSTILE):
         page = open_page(browser, server, errors, contexts)
         page.goto("/")
-        play_as_guest(page, name)
+        sign_up(page, f"{name} {suffix}")
         pages.append(page)
     yield pages, errors
     for ctx in contexts:

@@ -10,12 +10,13 @@ a server started with the defaults takes 60 s and more.
 from __future__ import annotations
 
 import re
+import secrets
 import time
 
 from playwright.sync_api import expect
 
 from .conftest import screenshot
-from .ui import in_same_game, open_table, play_as_guest, play_between, rest
+from .ui import in_same_game, open_table, play_between, rest, sign_up
 
 
 def _meet(ann, bob, table: dict) -> str:
@@ -28,12 +29,14 @@ def _meet(ann, bob, table: dict) -> str:
 
 
 def _guests(new_page) -> tuple:
-    """Ann's and Bob's pages (a guest each) on the lobby, its socket live, and their ids."""
+    """Ann's and Bob's pages (an account each: rated games are for accounts) on the lobby,
+    its socket live, and their ids."""
     pages, ids = [], []
+    suffix = secrets.token_hex(2)
     for name in ("Ann", "Bob"):
         page = new_page()
         page.goto("/")
-        ids.append(play_as_guest(page, name))
+        ids.append(sign_up(page, f"{name} {suffix}"))
         expect(page.locator("[data-testid=lobby-connection]")).to_have_attribute(
             "data-state", "open"
         )
@@ -107,6 +110,8 @@ def test_two_guests_play_a_rated_realtime_game_to_the_end(new_page, server, meta
 
 def test_a_player_whose_time_runs_out_loses(new_page, server):
     ann, bob, ann_id, bob_id = _guests(new_page)
+    bob_name = bob.locator("[data-testid=identity-name]").inner_text()
+    ann_name = ann.locator("[data-testid=identity-name]").inner_text()
     # a 3 s bank and no increment (the lobby's form offers only the usual clocks; the API
     # takes any clock from the server's minimum on)
     table = ann.evaluate(
@@ -128,8 +133,12 @@ def test_a_player_whose_time_runs_out_loses(new_page, server):
     for page in (ann, bob):
         root = page.locator("[data-testid=game-root]")
         expect(root).to_have_attribute("data-status", "finished")
-        expect(page.locator("[data-testid=result-text]")).to_contain_text("Bob wins by forfeit")
-        expect(page.locator("[data-testid=result-text]")).to_contain_text("Ann ran out of time")
+        expect(page.locator("[data-testid=result-text]")).to_contain_text(
+            f"{bob_name} wins by forfeit"
+        )
+        expect(page.locator("[data-testid=result-text]")).to_contain_text(
+            f"{ann_name} ran out of time"
+        )
         expect(page.locator("[data-testid=clock-0]")).to_have_attribute("data-remaining", "0")
         expect(page.locator("[data-testid=clock-0]")).to_have_attribute("data-running", "false")
         expect(page.locator("[data-testid=clock-0]")).to_have_text(re.compile(r"^0:00$"))

@@ -10,15 +10,18 @@ more context watches without logging in.
 from __future__ import annotations
 
 import re
+import secrets
 import time
 
 import pytest
 from playwright.sync_api import expect
 
 from .conftest import open_page, screenshot
-from .ui import in_same_game, open_table, play_as_guest, rest
+from .ui import in_same_game, open_table, rest, sign_up
 
 HOSTILE = "<img src=x onerror=alert(1)> hi"
+ANN, BOB = (f"{name} {secrets.token_hex(2)}" for name in ("Ann", "Bob"))
+"""The accounts of the rated table (accounts' names are unique on the tests' server)."""
 REALTIME = re.compile(r"^\d+:\d\d$")
 
 
@@ -31,10 +34,10 @@ def table(browser, server):
     """Ann (seat 0) and Bob (seat 1) on the game page of a rated Duel with a 5 min + 15 s
     clock that they met at through the lobby: ``(ann, bob, ids, game_id, errors)``."""
     contexts, pages, ids, errors = [], [], [], []
-    for name in ("Ann", "Bob"):
+    for name in (ANN, BOB):  # accounts: rated games are for accounts
         page = open_page(browser, server, errors, contexts)
         page.goto("/")
-        ids.append(play_as_guest(page, name))
+        ids.append(sign_up(page, name))
         pages.append(page)
     ann, bob = pages
     expect(ann.locator("[data-testid=lobby-connection]")).to_have_attribute("data-state", "open")
@@ -143,8 +146,8 @@ def test_resign_ends_the_game_and_the_leaderboard_shows_it(table):
     bob.click("[data-testid=resign-confirm]")
     for page in (ann, bob):
         expect(page.locator("[data-testid=game-root]")).to_have_attribute("data-status", "finished")
-        expect(page.locator("[data-testid=result-text]")).to_contain_text("Ann wins by forfeit")
-        expect(page.locator("[data-testid=result-text]")).to_contain_text("Bob resigned")
+        expect(page.locator("[data-testid=result-text]")).to_contain_text(f"{ANN} wins by forfeit")
+        expect(page.locator("[data-testid=result-text]")).to_contain_text(f"{BOB} resigned")
         expect(page.locator("[data-testid=resign]")).to_have_count(0)
         expect(page.locator("[data-testid=clock-0]")).to_have_attribute("data-running", "false")
     expect(ann.locator("[data-testid=your-outcome]")).to_have_attribute("data-outcome", "won")
@@ -176,7 +179,7 @@ def test_resign_ends_the_game_and_the_leaderboard_shows_it(table):
     ranks = [int(row(ann, pid).get_attribute("data-rank") or 0) for pid in (ann_id, bob_id)]
     assert 0 < ranks[0] < ranks[1], ranks
     winner = row(ann, ann_id)
-    expect(winner.locator("[data-testid=leaderboard-player]")).to_have_text("Ann")
+    expect(winner.locator("[data-testid=leaderboard-player]")).to_have_text(ANN)
     expect(winner.locator("[data-testid=leaderboard-player]")).to_have_attribute(
         "href", f"/players/{ann_id}"
     )
@@ -202,7 +205,7 @@ def test_resign_ends_the_game_and_the_leaderboard_shows_it(table):
     expect(row(bob, bob_id)).to_have_count(0)
     # the winner's name links to the player page
     ann.click(f"[data-testid=leaderboard-row][data-player-id='{ann_id}'] a")
-    expect(ann.locator("[data-testid=player-name]")).to_have_text("Ann")
+    expect(ann.locator("[data-testid=player-name]")).to_have_text(ANN)
     assert not errors, errors
 
 

@@ -372,3 +372,22 @@ def play_between(pages: list, tables: dict, *, seed: int = 0, max_decisions: int
         play_by_clicking(page, choose(page_state(page), tables, rng))
         move = int(data["move"])
     raise AssertionError(f"game not over after {max_decisions} decisions")
+
+
+# --------------------------------------------------------------------------- accounts (issue 32)
+
+
+def sign_up(page: Any, name: str, password: str = "correct horse") -> str:
+    """Make an account called ``name`` through the identity bar (from nobody logged in);
+    its player id. Rated games are for accounts: the tests of rated play sign up (with
+    names unique to the test: accounts' names are one namespace)."""
+    from playwright.sync_api import expect
+
+    bar = page.locator("[data-testid=identity]")
+    expect(bar).to_have_attribute("data-state", "anonymous")
+    page.click("[data-testid=show-signup]")
+    page.fill("[data-testid=signup-name]", name)
+    page.fill("[data-testid=signup-password]", password)
+    page.click("[data-testid=signup-submit]")
+    expect(bar).to_have_attribute("data-state", "account")
+    return bar.get_attribute("data-player-id") or ""

@@ -101,6 +101,30 @@ _AnalysesAtOnce = Annotated[
         help="Post-game analyses searched at once by a server process (the others wait).",
     ),
 ]
+_SmtpUrl = Annotated[
+    str | None,
+    typer.Option(
+        "--smtp-url",
+        help="Where e-mail goes (verification, password resets, notifications): "
+        "smtp://host:25, smtp+starttls://user:password@host:587 or "
+        "smtps://user:password@host:465. Default: mails are written to the log.",
+    ),
+]
+_MailFrom = Annotated[
+    str,
+    typer.Option(
+        "--mail-from", help="The From of every mail, as 'Splendor <noreply@example.org>'."
+    ),
+]
+_PublicUrl = Annotated[
+    str | None,
+    typer.Option(
+        "--public-url",
+        help="The site's address as players reach it (https://splendor.example.org), for the "
+        "links in mails and push notifications. Default: the address of the request that "
+        "caused them (set it on a public server).",
+    ),
+]
 
 
 @dataclass(frozen=True)
@@ -120,6 +144,9 @@ class ServeOptions:
     workers: int
     analysis_iterations: int
     analyses_at_once: int
+    smtp_url: str | None = None
+    mail_from: str = "Splendor <noreply@localhost>"
+    public_url: str | None = None
 
 
 @app.command()
@@ -137,6 +164,9 @@ def serve(
     workers: _Workers = 1,
     analysis_iterations: _AnalysisIterations = 2000,
     analyses_at_once: _AnalysesAtOnce = 1,
+    smtp_url: _SmtpUrl = None,
+    mail_from: _MailFrom = "Splendor <noreply@localhost>",
+    public_url: _PublicUrl = None,
 ) -> None:
     """Serve the web app: the API, a WebSocket per game and the browser client.
 
@@ -186,6 +216,7 @@ def _settings(o: ServeOptions) -> dict[str, Any]:
 
     try:
         return {
+            "mail": _mail(o),
             "limits": Limits(
                 create_rate=o.create_rate, action_rate=o.action_rate, min_clock=o.min_clock
             ),
@@ -200,6 +231,38 @@ def _settings(o: ServeOptions) -> dict[str, Any]:
         }
     except ValueError as e:
         usage_error(str(e))
+
+
+def _mail(o: ServeOptions) -> Any:
+    """The server's :class:`~splendor.server.app.MailConfig`.
+
+    Raises:
+        ValueError: a malformed SMTP URL, sender or public URL.
+    """
+    from urllib.parse import urlsplit
+
+    from ..server.app import MailConfig
+    from ..server.mailer import parse_smtp_url
+
+    if o.smtp_url is not None:
+        parse_smtp_url(o.smtp_url)
+    address = o.mail_from.rsplit("<", 1)[-1].rstrip(" >")
+    if not address.isprintable() or " " in address or "@" not in address:
+        raise ValueError(
+            f"--mail-from is an address, as 'Splendor <noreply@example.org>'; got {o.mail_from!r}"
+        )
+    if o.public_url is not None:
+        parts = urlsplit(o.public_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query:
+            raise ValueError(
+                f"--public-url is the site's address, as https://splendor.example.org; "
+                f"got {o.public_url!r}"
+            )
+    return MailConfig(
+        smtp_url=o.smtp_url,
+        sender=o.mail_from,
+        public_url=o.public_url.rstrip("/") if o.public_url else None,
+    )
 
 
 __all__ = ["ServeOptions", "serve"]

@@ -6,8 +6,11 @@ A guest can become an **account** by choosing a password; it keeps its id, so it
 ratings stay its own. Accounts log in from any browser with their name and password.
 
 - Names are cleaned like seat names (:func:`splendor.server.protocol.clean_name`). One
-  account per name, compared without regard to case or Unicode width
-  (:func:`name_key`); guests' names are not reserved (a guest is shown as one).
+  namespace for names (:mod:`.names`): an account's name cannot be the same
+  (:func:`.names.name_key`: case and Unicode width aside) as or confusable with
+  (:func:`.names.name_skeleton`: ``Alice``, ``ALICE``, ``Аlice`` with a Cyrillic А)
+  another account's, and a guest cannot take a name an account holds; guests' names are
+  not reserved among guests (a guest is shown as one).
 - Passwords are hashed with Argon2id (``argon2-cffi``'s :class:`~argon2.PasswordHasher`,
   its default parameters); only the hash is stored. A hash made with older parameters is
   replaced at the next log-in.
@@ -24,17 +27,20 @@ Every method is blocking (database and Argon2 work): the app calls them through
 from __future__ import annotations
 
 import secrets
-import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from .errors import N_, BadRequest, Conflict, Forbidden, NotFound, ServiceError
+from .moderation import check_log_in, is_banned
+from .my_games import open_games_of
+from .names import name_key, name_skeleton
 from .protocol import MAX_NAME, BadNameError, clean_name
 from .ratings import KINDS, Rating
 from .storage import (
@@ -79,29 +85,68 @@ class Player:
     Attributes:
         id: random URL-safe id (the player page is ``/players/{id}``).
         name: display name.
-        account: True for an account (name and password), False for a guest.
+        account: True for an account (name and password), False for a guest (or a deleted
+            account).
         created_at: when the player was made (UTC).
+        role: ``"player"`` or ``"admin"`` (granted by ``splendor admin``).
+        email: the player's e-mail address, or None (shown to the player only).
+        email_verified: whether ``email`` was confirmed by its link.
+        language: the language of the player's mails (``"en"``, ``"fr"``, ``"nl"``), or
+            None (not known yet).
+        deleted: the account was deleted (its games stay under an anonymous name).
     """
 
     id: str
     name: str
     account: bool
     created_at: datetime
+    role: str = "player"
+    email: str | None = None
+    email_verified: bool = False
+    language: str | None = None
+    deleted: bool = False
 
-    def to_json(self) -> dict[str, Any]:
-        """``{"id", "name", "account", "created_at"}`` (ISO 8601 time)."""
-        return {
+    @property
+    def guest(self) -> bool:
+        """A guest: neither an account nor a deleted one."""
+        return not self.account and not self.deleted
+
+    def to_json(self, private: bool = False) -> dict[str, Any]:
+        """``{"id", "name", "account", "guest", "created_at"}`` (ISO 8601 time), plus
+        ``"deleted": true`` for a deleted account; ``private`` (the player's own view) adds
+        ``"role", "email", "email_verified", "language"``."""
+        out: dict[str, Any] = {
             "id": self.id,
             "name": self.name,
             "account": self.account,
+            "guest": self.guest,
             "created_at": self.created_at.isoformat(),
         }
+        if self.deleted:
+            out["deleted"] = True
+        if private:
+            out.update(
+                role=self.role,
+                email=self.email,
+                email_verified=self.email_verified,
+                language=self.language,
+            )
+        return out
 
 
-def name_key(name: str) -> str:
-    """The comparison key of an account name: NFKC, case-folded (``"Ann"``, ``"ANN"`` and
-    the full-width ``"Ａｎｎ"`` are one name)."""
-    return unicodedata.normalize("NFKC", name).casefold()
+def check_may_play_rated(player: Player, rated: bool) -> None:
+    """Rated games are for accounts: refuse a guest at a rated table.
+
+    Raises:
+        Forbidden: ``rated`` and ``player`` is not an account (403).
+    """
+    if rated and not player.account:
+        raise Forbidden(
+            N_(
+                "rated games are for accounts: make an account (a guest keeps its games "
+                "when it becomes one), or play a casual game"
+            )
+        )
 
 
 def check_password(password: Any) -> str:
@@ -138,7 +183,36 @@ def _player(row: PlayerRow) -> Player:
     created = row.created_at
     if created.tzinfo is None:  # SQLite gives naive datetimes back: they were stored as UTC
         created = created.replace(tzinfo=utcnow().tzinfo)
-    return Player(row.id, row.name, row.name_key is not None, created)
+    return Player(
+        row.id,
+        row.name,
+        row.name_key is not None,
+        created,
+        role=row.role or "player",
+        email=row.email,
+        email_verified=row.email is not None and row.email_verified_at is not None,
+        language=row.language,
+        deleted=row.deleted_at is not None,
+    )
+
+
+def name_taken(c: Connection, name: str, exclude: str | None = None) -> bool:
+    """Whether an account other than ``exclude`` holds ``name`` or a name confusable with
+    it (:mod:`.names`: the same key or the same skeleton; one indexed query)."""
+    query = (
+        select(PlayerRow.id)
+        .where(
+            PlayerRow.name_key.is_not(None),
+            or_(
+                PlayerRow.name_skeleton == name_skeleton(name),
+                PlayerRow.name_key == name_key(name),
+            ),
+        )
+        .limit(1)
+    )
+    if exclude is not None:
+        query = query.where(PlayerRow.id != exclude)
+    return c.execute(query).first() is not None
 
 
 class Accounts:
@@ -189,6 +263,8 @@ class Accounts:
             if found is None:
                 return None
             row, last = found
+            if is_banned(row):  # a ban deletes the sessions; this covers a race with it
+                return None
             player = _player(row)
             if last.tzinfo is None:
                 last = last.replace(tzinfo=now.tzinfo)
@@ -215,11 +291,17 @@ class Accounts:
 
         Raises:
             BadRequest: the name is not a string or not a valid name.
+            Conflict: an account holds that name or one confusable with it (409).
         """
         clean = _clean(name)
         now = utcnow()
         pid = secrets.token_urlsafe(9)
         with self.storage.engine.begin() as c:
+            if name_taken(c, clean):
+                raise Conflict(
+                    N_("the name {name} belongs to an account; choose another, or log in"),
+                    name=repr(clean),
+                )
             c.execute(
                 insert(PlayerRow),
                 {
@@ -240,7 +322,8 @@ class Accounts:
 
         Raises:
             BadRequest: a bad name or password.
-            Conflict: the name is taken by another account (409).
+            Conflict: the name, or one confusable with it (:mod:`.names`), is taken by
+                another account (409).
             Forbidden: the session is already an account's (log out first).
         """
         clean = _clean(name)
@@ -252,8 +335,11 @@ class Accounts:
             raise Forbidden(N_("you are logged in to an account already; log out to make another"))
         now = utcnow()
         pid = current.id if current is not None else secrets.token_urlsafe(9)
+        taken = Conflict(N_("the name {name} is taken; choose another"), name=repr(clean))
         try:
             with self.storage.engine.begin() as c:
+                if name_taken(c, clean, exclude=pid):
+                    raise taken
                 if current is None:
                     c.execute(
                         insert(PlayerRow),
@@ -261,6 +347,7 @@ class Accounts:
                             "id": pid,
                             "name": clean,
                             "name_key": key,
+                            "name_skeleton": name_skeleton(clean),
                             "password_hash": pw_hash,
                             "created_at": now,
                             "last_seen_at": now,
@@ -270,14 +357,19 @@ class Accounts:
                     c.execute(
                         update(PlayerRow)
                         .where(PlayerRow.id == pid)
-                        .values(name=clean, name_key=key, password_hash=pw_hash, last_seen_at=now)
+                        .values(
+                            name=clean,
+                            name_key=key,
+                            name_skeleton=name_skeleton(clean),
+                            password_hash=pw_hash,
+                            last_seen_at=now,
+                        )
                     )
         except IntegrityError:
-            raise Conflict(
-                N_("the name {name} is taken; choose another"), name=repr(clean)
-            ) from None
-        created = current.created_at if current is not None else now
-        return Player(pid, clean, True, created), self._new_session(pid)
+            raise taken from None
+        if current is not None:
+            return replace(current, name=clean, account=True), self._new_session(pid)
+        return Player(pid, clean, True, now), self._new_session(pid)
 
     def log_in(self, name: Any, password: Any) -> tuple[Player, str]:
         """Log in to an account; returns the player and a new session token.
@@ -305,6 +397,7 @@ class Accounts:
             raise wrong from None
         if row is None or stored is None:
             raise wrong
+        check_log_in(row)  # a banned account: 403, told only to who knows the password
         if self.hasher.check_needs_rehash(stored):
             with self.storage.engine.begin() as c:
                 c.execute(
@@ -313,6 +406,35 @@ class Accounts:
                     .values(password_hash=self.hasher.hash(password))
                 )
         return _player(row), self._new_session(row.id)
+
+    def verify_password(self, player_id: str, password: Any) -> None:
+        """Check the password of ``player_id`` (one Argon2 verification, also for a player
+        without a password).
+
+        Raises:
+            BadRequest: ``password`` is not a string.
+            BadCredentials: it is wrong, or the player has no password (401).
+        """
+        if not isinstance(password, str):
+            raise BadRequest(N_("type your current password"))
+        with self.storage.session() as s:
+            stored = s.scalar(select(PlayerRow.password_hash).where(PlayerRow.id == player_id))
+        try:
+            self.hasher.verify(stored or self._dummy_hash, password)
+        except (VerificationError, InvalidHashError):
+            raise BadCredentials(N_("wrong password")) from None
+        if not stored:
+            raise BadCredentials(N_("wrong password"))
+
+    def set_language(self, player_id: str, language: str) -> None:
+        """Remember ``language`` (``"en"``, ``"fr"``, ``"nl"``) as the language of the
+        player's mails (at log-in and when an address is set)."""
+        with self.storage.engine.begin() as c:
+            c.execute(
+                update(PlayerRow)
+                .where(PlayerRow.id == player_id, PlayerRow.language.is_distinct_from(language))
+                .values(language=language)
+            )
 
     def get(self, player_id: str) -> Player:
         """The player with id ``player_id``.
@@ -329,7 +451,8 @@ class Accounts:
         return _player(row)
 
     def leaderboard(self, kind: Any, limit: int = LEADERBOARD_SIZE) -> dict[str, Any]:
-        """The best ratings of a game kind: ``{"kind", "players": [{"rank", "player",
+        """The best ratings of a game kind among accounts (guests and deleted accounts
+        are not ranked): ``{"kind", "players": [{"rank", "player",
         "rating", "deviation", "games", "provisional"}]}``, highest displayed rating first
         (ties: more games first), at most ``limit``. A rating whose deviation is over
         :data:`PROVISIONAL_DEVIATION` is marked provisional (too few games to trust it).
@@ -344,7 +467,7 @@ class Accounts:
             rows = s.execute(
                 select(RatingRow, PlayerRow)
                 .join(PlayerRow, PlayerRow.id == RatingRow.player_id)
-                .where(RatingRow.kind == kind, RatingRow.games > 0)
+                .where(RatingRow.kind == kind, RatingRow.games > 0, PlayerRow.name_key.is_not(None))
                 .order_by(RatingRow.value.desc(), RatingRow.games.desc(), PlayerRow.name)
                 .limit(limit)
             ).all()
@@ -387,7 +510,6 @@ class Accounts:
                 .where(SeatRow.player_id == player_id)
                 .order_by(GameRow.updated_at.desc(), GameRow.id)
             ).all()
-        open_games: list[dict[str, Any]] = []
         finished: list[dict[str, Any]] = []
         for game, seat in rows:
             entry: dict[str, Any] = {
@@ -406,8 +528,7 @@ class Accounts:
                 entry["scores"] = game.result.get("scores")
                 if len(finished) < RECENT_GAMES:
                     finished.append(entry)
-            elif len(open_games) < RECENT_GAMES:
-                open_games.append(entry)
+        open_games = open_games_of(self.storage, player_id, RECENT_GAMES)  # :mod:`.my_games`
         return {
             "player": player.to_json(),
             "ratings": {

@@ -61,8 +61,9 @@ State messages are sent as JSON text built once per distinct viewer
 **Where the routes live.** :func:`create_app` only assembles the app; the routes are
 ``APIRouter`` objects, one module per resource: :mod:`.games_api` (``/api/games...``),
 :mod:`.live_socket` (``WS /ws/games/{id}``), :mod:`.players_api`, :mod:`.tables_api` (the
-lobby, rematches, ``WS /ws/lobby``), :mod:`.language` (``/api/i18n``) and :mod:`.pages`
-(``/api/meta`` and the client's pages). What a route reads from its request (the app's
+lobby, rematches, ``WS /ws/lobby``), :mod:`.social_api` (my games, friends, blocks,
+invitations), :mod:`.player_feed` (``WS /ws/me``), :mod:`.language` (``/api/i18n``) and
+:mod:`.pages` (``/api/meta`` and the client's pages). What a route reads from its request (the app's
 objects, the session's player, the seat token, the body) is :mod:`.request_context`; the limits and
 rate counters :mod:`.rates`; the security headers and body-size guard :mod:`.middleware`;
 how errors are answered :mod:`.answers`.
@@ -89,6 +90,7 @@ from fastapi.staticfiles import StaticFiles
 
 from . import answers
 from . import bots as server_bots
+from .account_api import account_router
 from .accounts import Accounts
 from .analysis_jobs import Analyses, AnalysisConfig
 from .errors import ServiceError
@@ -100,15 +102,25 @@ from .live import Lifecycle
 from .live_socket import send_loop, socket_router
 from .mailer import Mailer
 from .middleware import SECURITY_HEADERS, BodyTooLarge, Guard
+from .moderation_api import moderation_router
+from .notifications import Notifier, OriginMiddleware
 from .notify import Listener
+from .notify_api import notify_router
+from .notify_delivery import Delivery
+from .notify_mail import Unsubscribe
 from .pages import meta_router, pages_router
+from .player_feed import PlayerFeed, me_router
 from .players_api import players_router
+from .push import Push, contact_of
 from .rates import Limits, RateLimited, RateLimiter
 from .request_context import accounts_of, body_of, hit_rate, player_of, tables_of
 from .service import GameService
+from .social_api import social_router
 from .storage import Storage
 from .tables import Tables
 from .tables_api import LobbyFeed, tables_router
+from .tournament_service import Tournaments
+from .tournaments_api import tournaments_router
 
 log = logging.getLogger("splendor.server")
 
@@ -177,16 +189,23 @@ def create_app(
     app = FastAPI(title="Splendor", lifespan=settings.lifespan)
     app.state.limits, app.state.rates = limits, RateLimiter(limits)
     app.add_middleware(Guard, max_body_bytes=limits.max_body_bytes)
+    app.add_middleware(OriginMiddleware)  # the links of notifications (.notifications)
     app.add_exception_handler(ServiceError, answers.service_error)
     app.add_exception_handler(BodyTooLarge, answers.body_too_large)
     for kind in answers.DB_UNAVAILABLE:
         app.add_exception_handler(kind, answers.db_unavailable)
     app.include_router(i18n_router())
     app.include_router(players_router(accounts_of, body_of, hit_rate))
+    app.include_router(account_router())
     app.include_router(tables_router(tables_of, player_of, body_of, hit_rate, send_loop))
     app.include_router(meta_router())
     app.include_router(games_router())
     app.include_router(socket_router())
+    app.include_router(me_router())
+    app.include_router(social_router())
+    app.include_router(moderation_router())
+    app.include_router(notify_router(web))
+    app.include_router(tournaments_router(player_of, body_of, hit_rate, send_loop))
     app.include_router(pages_router(web))
     app.mount("/static", StaticFiles(directory=web, check_dir=False), name="static")
     return app
@@ -263,23 +282,38 @@ class _Settings:
         app.state.events = events
         app.state.mail = self.mail
         app.state.mailer = Mailer(self.mail.smtp_url, self.mail.sender)
+        app.state.notifier = _notifier(self.mail, storage, hub, events, app.state.mailer)
         app.state.analyses, app.state.accounts = analyses, Accounts(storage)
         app.state.tables, app.state.listener = tables, listener
+        app.state.player_feed = PlayerFeed(storage, hub, events)  # WS /ws/me's counts
+        app.state.tournaments = Tournaments(storage, service, hub, min_clock=self.limits.min_clock)
         try:
             await service.start()
             await analyses.start()
+            app.state.tournaments.start()
             if listener is not None:
                 listener.start()
             gc.freeze()  # see create_app's docstring: no full-collection pauses
             yield
         finally:
+            await app.state.notifier.close()
             if listener is not None:
                 await listener.close()
             await analyses.close()
+            await app.state.tournaments.close()
             await service.close()
             for pool in owned:  # a decision under way ends within its time budget
                 await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
             storage.close()
+
+
+def _notifier(
+    mail: MailConfig, storage: Storage, hub: Hub, events: Events, mailer: Mailer
+) -> Notifier:
+    """The notifications of the app (:mod:`.notifications`), subscribed to its events."""
+    push = Push(storage, contact_of(mail.sender))
+    delivery = Delivery(storage, hub, mailer, push, Unsubscribe(storage))
+    return Notifier(events, delivery, mail.public_url)
 
 
 def _listener(storage: Storage, service: GameService, feed: LobbyFeed) -> Listener | None:
@@ -346,6 +380,7 @@ def serve(
     lifecycle: Lifecycle | None = None,
     workers: int = 1,
     analysis: AnalysisConfig | None = None,
+    mail: MailConfig | None = None,
 ) -> None:
     """Run the app with uvicorn until it is stopped (SIGINT/SIGTERM); blocks.
 
@@ -353,7 +388,7 @@ def serve(
     ``httptools`` HTTP parser and the ``websockets`` (sans-I/O) WebSocket protocol.
 
     Args:
-        database_url, bot_workers, lifecycle, analysis: as :func:`create_app`.
+        database_url, bot_workers, lifecycle, analysis, mail: as :func:`create_app`.
         host, port: the address to listen on.
         access_log: log one line per HTTP request and WebSocket connection (off for load
             tests: it costs time on the event loop); seat tokens in URLs are redacted.
@@ -380,6 +415,7 @@ def serve(
         limits=limits,
         lifecycle=lifecycle,
         analysis=analysis,
+        mail=mail,
     )
     extra: dict[str, Any] = {}
     if workers > 1:
@@ -395,6 +431,7 @@ def serve(
                     **dataclasses.asdict(analysis),
                     "settings": analysis.settings.to_dict(),
                 },
+                "mail": None if mail is None else dataclasses.asdict(mail),
             }
         )
         target = "splendor.server.app:app_from_environment"
@@ -423,12 +460,14 @@ def app_from_environment() -> FastAPI:
     options = json.loads(os.environ[SERVE_OPTIONS])
     lifecycle = options["lifecycle"]
     analysis = options.get("analysis")
+    mail = options.get("mail")
     return create_app(
         options["database_url"],
         bot_workers=options["bot_workers"],
         limits=Limits(**options["limits"]),
         lifecycle=None if lifecycle is None else Lifecycle(**lifecycle),
         analysis=None if analysis is None else AnalysisConfig(**analysis),
+        mail=None if mail is None else MailConfig(**mail),
     )
 
 

@@ -89,7 +89,7 @@ class Finisher:
         if not done:
             raise Conflict(N_("the game changed meanwhile; look again"))
         live.seats[seat] = dataclasses.replace(
-            info, type="bot", bot=RESIGNED_BOT, name=name, token_hash=None
+            info, type="bot", bot=RESIGNED_BOT, name=name, token_hash=None, guest=False
         )
         live.dropped = sorted({*live.dropped, seat})
         self._round.changed(live)

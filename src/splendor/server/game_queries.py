@@ -25,6 +25,7 @@ from .rows import (
     Repository,
     SeatRow,
     StoredGame,
+    guest_ids,
     storable,
     stored_game,
     utcnow,
@@ -33,6 +34,11 @@ from .rows import (
 
 class GameReads(Repository):
     """Reading stored games (module docstring)."""
+
+    def guest_ids(self, player_ids: Iterable[str | None]) -> set[str]:
+        """Those of ``player_ids`` that are guests (:func:`.rows.guest_ids`)."""
+        with self._sessions() as s:
+            return guest_ids(s, player_ids)
 
     def load_game_since(self, game_id: str, since: int) -> StoredGame | None:
         """The stored game as :meth:`load_game`, but with only the moves from number
@@ -53,7 +59,10 @@ class GameReads(Repository):
                 .where(MoveRow.game_id == game_id, MoveRow.idx >= since)
                 .order_by(MoveRow.idx)
             ).all()
-            stored = stored_game(row, seats, [(int(m.seat), str(m.notation)) for m in moves])
+            guests = guest_ids(s, (x.player_id for x in seats))
+            stored = stored_game(
+                row, seats, [(int(m.seat), str(m.notation)) for m in moves], guests
+            )
             stored.notes = {int(m.idx): str(m.note) for m in moves if m.note}
             if row.clock is not None and moves:  # the clock after the last move only
                 stored.clock_after = s.scalar(
@@ -112,7 +121,8 @@ class GameReads(Repository):
                 seats = s.scalars(
                     select(SeatRow).where(SeatRow.game_id == row.id).order_by(SeatRow.seat)
                 ).all()
-                out.append((stored_game(row, seats, []), sorted(mine[row.id])))
+                guests = guest_ids(s, (x.player_id for x in seats))
+                out.append((stored_game(row, seats, [], guests), sorted(mine[row.id])))
             return out
 
 

@@ -6,6 +6,7 @@ moves, committed many games at once (:meth:`GameWrites.append_moves`, the group 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -29,6 +30,7 @@ from .rows import (
     SeatInfo,
     StaleMoveError,
     StoredGame,
+    guest_ids,
     storable,
     utcnow,
 )
@@ -84,6 +86,10 @@ class GameWrites(Repository):
         )
         with self.engine.begin() as c:
             _insert_game(c, stored, idempotency)
+            guests = guest_ids(c, (x.player_id for x in seats))
+        stored.seats = [
+            replace(x, guest=x.type == "human" and x.player_id in guests) for x in seats
+        ]
         return stored
 
     def claim_seat(self, game_id: str, seat: int, player_id: str) -> bool:

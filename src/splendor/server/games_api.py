@@ -144,11 +144,13 @@ async def post_resign(request: Request, game_id: str) -> Response:
 
 @router.get("/{game_id}/chat")
 async def get_chat(request: Request, game_id: str) -> dict[str, Any]:
-    """``{"messages": [...]}``, the table's chat (:func:`.chat.history`)."""
+    """``{"messages": [...]}``, the table's chat as the session's player reads it
+    (:func:`.chat.history_for`: without the messages of the players it blocks)."""
     hit_rate("action", request)
     service = service_of(request)
     live = await service.get(checked_id(game_id))
-    return {"messages": await asyncio.to_thread(chat.history, service.storage, live.id)}
+    viewer = await player_id_of(request)
+    return {"messages": await asyncio.to_thread(chat.history_for, service.storage, live, viewer)}
 
 
 @router.post("/{game_id}/chat", status_code=201)

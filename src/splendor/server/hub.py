@@ -29,6 +29,7 @@ class Subscriber:
         seat: the seat the connection acts for, or None (spectator).
         player_id: the logged-in player of the connection (its session cookie), or None.
         player_name: that player's name (shown in the game's list of spectators).
+        player_guest: that player is a guest (labelled so in the list).
         outbox: messages to send (JSON text), in order; None asks the sender to close.
         overflowed: set when the client fell too far behind (the connection is closed).
     """
@@ -37,6 +38,7 @@ class Subscriber:
     seat: int | None
     player_id: str | None = None
     player_name: str | None = None
+    player_guest: bool = False
     outbox: asyncio.Queue[str | None] = field(
         default_factory=lambda: asyncio.Queue(maxsize=OUTBOX_LIMIT + 1)
     )

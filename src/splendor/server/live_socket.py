@@ -65,6 +65,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     sub = hub.subscribe(game_id, service.seat_of_player(live, player_id))
     sub.player_id = player_id
     sub.player_name = None if player is None else player.name
+    sub.player_guest = player is not None and player.guest
     sub.send_text(service.message_json(live, sub.seat))
     service.publish(live, exclude=sub)  # the others see the seat or spectator come
     sender = asyncio.create_task(send_loop(websocket, sub))

@@ -164,11 +164,11 @@ class Mailer:
         message["Subject"] = clean_header(mail.subject)
         domain = self.sender.rsplit("@", 1)[-1].strip(" >") or "localhost"
         message["Message-ID"] = make_msgid(domain=domain)
+        message.set_content(mail.text)  # first: it drops the Content-* headers set before
         for name, value in mail.headers:
             if _CONTROL.search(name) or _CONTROL.search(value):
                 raise ValueError(f"header {name!r} cannot hold a control character")
             message[name] = value
-        message.set_content(mail.text)
         return message
 
     async def send(self, mail: Mail) -> None:

@@ -1,9 +1,11 @@
 """The client's side of the app: ``GET /api/meta`` (the games, their card tables and the
 bot levels, what the client builds its forms and boards from) and the pages of the browser
 client (``/``, ``/games/{id}``, ``/games/{id}/replay``, ``/players/{id}``,
-``/tables/{id}``, ``/leaderboard``, ``/howto/{game}``): its ``index.html`` with ``<html
-lang>`` the reader's language. Its files (``/static/...``) are mounted by
-:func:`.app.create_app`."""
+``/tables/{id}``, ``/leaderboard``, ``/howto/{game}``, ``/settings``, ``/games`` (my
+games), ``/friends``, and the pages of the
+links in account mails, ``/reset?token=`` and ``/verify-email?token=``): its
+``index.html`` with ``<html lang>`` the reader's language. Its files (``/static/...``)
+are mounted by :func:`.app.create_app`."""
 
 from __future__ import annotations
 
@@ -26,6 +28,14 @@ PAGES = (
     "/players/{player_id}",
     "/tables/{table_id}",
     "/leaderboard",
+    "/games",
+    "/friends",
+    "/moderation",
+    "/settings",
+    "/reset",
+    "/verify-email",
+    "/tournaments",
+    "/tournaments/{tournament_id}",
 )
 """The client's paths that answer its page as it is (``/howto/{game}`` checks its game)."""
 

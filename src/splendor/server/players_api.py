@@ -12,7 +12,11 @@ Routes (JSON bodies, answers ``{"player": {...}}`` unless said):
   current session becomes it (same id, games and ratings kept) (201). 409: the name is taken.
 - ``POST /api/players/login`` ``{"name", "password"}``: 401 "wrong name or password".
 - ``POST /api/players/logout``: ends the session, clears the cookie (``{"player": null}``).
-- ``GET /api/players/me``: the session's player, or ``{"player": null}``.
+- ``GET /api/players/me``: the session's player, or ``{"player": null}``. The player
+  answers of these routes are the player's own view (:meth:`.accounts.Player.to_json`
+  with ``private``: ``role``, ``email``, ``email_verified``, ``language``).
+- Log-in remembers the request's language as the language of the player's mails.
+- E-mail, password reset and change, deletion: :mod:`.account_api`.
 - ``GET /api/players/{id}``: the player page (:meth:`.accounts.Accounts.profile`).
 - ``GET /api/players/leaderboard/{kind}``: the best ratings of ``splendor-2``,
   ``splendor-multi`` or ``duel`` (:meth:`.accounts.Accounts.leaderboard`).
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -33,6 +38,8 @@ from starlette.requests import HTTPConnection
 
 from .accounts import Accounts, Player
 from .errors import N_, Forbidden
+from .language import language_of
+from .moderation import check_address, note_session_address
 
 SESSION_COOKIE = "splendor_session"
 SESSION_MAX_AGE = 400 * 24 * 3600
@@ -60,6 +67,27 @@ def check_same_site(request: Request) -> None:
     """
     if SESSION_COOKIE in request.cookies and not same_site(request):
         raise Forbidden(N_("a request from another site cannot use your session"))
+
+
+def _address(request: Request) -> str:
+    """The client's address (as :func:`.request_context.client_of`, which imports this
+    module)."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+async def _note_address(accounts: Accounts, request: Request, token: str) -> None:
+    """Keep the hash of the address of a new session (:mod:`.moderation`: a ban reaches
+    the guests made from it)."""
+    await asyncio.to_thread(note_session_address, accounts.storage, token, _address(request))
+
+
+async def _remember_language(request: Request, accounts: Accounts, player: Player) -> Player:
+    """``player`` with the request's language as the language of its mails (stored)."""
+    language = language_of(request)
+    if player.language == language:
+        return player
+    await asyncio.to_thread(accounts.set_language, player.id, language)
+    return replace(player, language=language)
 
 
 def _with_session(request: Request, content: dict[str, Any], token: str, status: int) -> Any:
@@ -92,16 +120,18 @@ def players_router(
     """
     router = APIRouter(prefix="/api/players")
 
-    def logged_in(request: Request, player: Player, token: str, status: int) -> Any:
-        return _with_session(request, {"player": player.to_json()}, token, status)
+    async def logged_in(request: Request, player: Player, token: str, status: int) -> Any:
+        await _note_address(accounts_of(request), request, token)  # bans reach it
+        return _with_session(request, {"player": player.to_json(private=True)}, token, status)
 
     @router.post("/guest", status_code=201)
     async def guest(request: Request) -> Any:
         hit_rate("auth", request)
         check_same_site(request)
         body = await body_of(request)
+        await asyncio.to_thread(check_address, accounts_of(request).storage, _address(request))
         player, token = await asyncio.to_thread(accounts_of(request).create_guest, body.get("name"))
-        return logged_in(request, player, token, 201)
+        return await logged_in(request, player, token, 201)
 
     @router.post("/signup", status_code=201)
     async def signup(request: Request) -> Any:
@@ -114,7 +144,7 @@ def players_router(
             body.get("password"),
             session_token(request),
         )
-        return logged_in(request, player, token, 201)
+        return await logged_in(request, player, token, 201)
 
     @router.post("/login")
     async def login(request: Request) -> Any:
@@ -124,7 +154,8 @@ def players_router(
         player, token = await asyncio.to_thread(
             accounts_of(request).log_in, body.get("name"), body.get("password")
         )
-        return logged_in(request, player, token, 200)
+        player = await _remember_language(request, accounts_of(request), player)
+        return await logged_in(request, player, token, 200)
 
     @router.post("/logout")
     async def logout(request: Request) -> Any:
@@ -139,7 +170,7 @@ def players_router(
         player = await asyncio.to_thread(
             accounts_of(request).player_for_session, session_token(request)
         )
-        return {"player": player.to_json() if player is not None else None}
+        return {"player": player.to_json(private=True) if player is not None else None}
 
     @router.get("/leaderboard/{kind}")
     async def leaderboard(request: Request, kind: str) -> dict[str, Any]:

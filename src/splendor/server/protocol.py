@@ -476,7 +476,7 @@ def state_message(
         state: the authoritative full state (never sent as such).
         seat: the viewer's seat, or None for a spectator (public observation).
         moves: ``(seat, notation)`` of every accepted decision.
-        seats: ``[{"seat", "type", "name", "bot", "connected"}]``.
+        seats: ``[{"seat", "type", "name", "bot", "guest", "connected"}]``.
         result: the record's result once the game is over, else None.
         notes: ``{move index: note}`` shown with those moves in ``log``.
         spectators: ``{"count", "names"}`` of the game's watchers (the names of the

@@ -20,11 +20,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.engine import Connection
 
 from . import ratings
 from .ratings import Rating, game_kind, initial_rating
-from .storage import STATUS_FINISHED, GameRow, RatingRow, SeatRow, Storage, utcnow
+from .storage import STATUS_FINISHED, GameRow, PlayerRow, RatingRow, SeatRow, Storage, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -62,13 +63,26 @@ def games_to_rate(storage: Storage, limit: int = 100) -> list[str]:
         )
 
 
+def _accounts_only(c: Connection, players: list[str | None]) -> bool:
+    """Whether every seat is an account's (rated games are for accounts: a guest, or a
+    seat without a player, is never rated)."""
+    if any(p is None for p in players):
+        return False
+    accounts = c.scalar(
+        select(func.count())
+        .select_from(PlayerRow)
+        .where(PlayerRow.id.in_(players), PlayerRow.name_key.is_not(None))
+    )
+    return accounts == len(set(players))
+
+
 def apply_ratings(storage: Storage, game_id: str) -> dict[str, dict[str, Any]] | None:
     """Change the ratings of a finished rated game's players by its result, once.
 
     Returns:
         ``{player_id: {"kind", "before", "after"}}`` (ratings as
         :meth:`.ratings.Rating.to_dict`), or None when there was nothing to do (not rated,
-        not finished, already applied, a seat without a player, or no winner).
+        not finished, already applied, a seat not an account's (guests: casual), or no winner).
     """
     with storage.engine.begin() as c:
         game = c.execute(
@@ -99,7 +113,7 @@ def apply_ratings(storage: Storage, game_id: str) -> dict[str, dict[str, Any]] |
         )
         result = game.result or {}
         winners, ranks = _standing(result, len(players))
-        if not winners or any(p is None for p in players) or len(set(players)) != len(players):
+        if not winners or len(set(players)) != len(players) or not _accounts_only(c, players):
             return None
         kind = game_kind(game.game, game.num_players)
         stored = {

@@ -8,7 +8,7 @@ are described in :mod:`.storage`'s docstring and made by the Alembic migrations
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -33,7 +33,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 STATUS_ACTIVE = "active"
@@ -291,7 +291,8 @@ def storable(text: str) -> bool:
 @dataclass(frozen=True)
 class SeatInfo:
     """One seat of a stored game. ``token_hash`` is None for bots; ``player_id`` the
-    player sitting there (None: a bot, or a person not known as a player)."""
+    player sitting there (None: a bot, or a person not known as a player); ``guest``:
+    that player is a guest (not an account), shown as one wherever its name appears."""
 
     seat: int
     type: str
@@ -299,6 +300,7 @@ class SeatInfo:
     bot: str | None
     token_hash: str | None
     player_id: str | None = None
+    guest: bool = False
 
 
 @dataclass
@@ -402,8 +404,29 @@ def aware(t: datetime) -> datetime:
 _aware = aware
 
 
-def stored_game(row: GameRow, seats: Sequence[SeatRow], moves: list[tuple[int, str]]) -> StoredGame:
-    """A game row, its seat rows and ``moves`` as a :class:`StoredGame`."""
+def guest_ids(c: Connection | Session, player_ids: Iterable[str | None]) -> set[str]:
+    """Those of ``player_ids`` that are guests (neither accounts nor deleted), in one
+    query."""
+    ids = {p for p in player_ids if p is not None}
+    if not ids:
+        return set()
+    return set(
+        c.execute(
+            select(PlayerRow.id).where(
+                PlayerRow.id.in_(ids), PlayerRow.name_key.is_(None), PlayerRow.deleted_at.is_(None)
+            )
+        ).scalars()
+    )
+
+
+def stored_game(
+    row: GameRow,
+    seats: Sequence[SeatRow],
+    moves: list[tuple[int, str]],
+    guests: Collection[str] = (),
+) -> StoredGame:
+    """A game row, its seat rows and ``moves`` as a :class:`StoredGame`; ``guests``: the
+    player ids of guests (:func:`guest_ids`)."""
     return StoredGame(
         id=row.id,
         game=row.game,
@@ -414,7 +437,18 @@ def stored_game(row: GameRow, seats: Sequence[SeatRow], moves: list[tuple[int, s
         result=row.result,
         created_at=_aware(row.created_at),
         updated_at=_aware(row.updated_at),
-        seats=[SeatInfo(r.seat, r.type, r.name, r.bot, r.token_hash, r.player_id) for r in seats],
+        seats=[
+            SeatInfo(
+                r.seat,
+                r.type,
+                r.name,
+                r.bot,
+                r.token_hash,
+                r.player_id,
+                r.type == "human" and r.player_id in guests,
+            )
+            for r in seats
+        ],
         moves=moves,
         next_seat=row.next_seat,
         rated=bool(row.rated),

@@ -105,11 +105,14 @@ class Seats:
         ctx = self._ctx
         try:
             claimed = await ctx.writer.run(ctx.storage.claim_seat, live.id, seat, player_id)
+            guests = await asyncio.to_thread(ctx.storage.guest_ids, [player_id] if claimed else [])
         except Exception:
             log.warning("seat %d of game %s was not claimed", seat, live.id, exc_info=True)
             return
         if claimed:
-            live.seats[seat] = dataclasses.replace(info, player_id=player_id)
+            live.seats[seat] = dataclasses.replace(
+                info, player_id=player_id, guest=player_id in guests
+            )
 
     async def list_games(self, tokens: Any) -> list[dict[str, Any]]:
         """Summaries (:meth:`.views.JsonView.summary`) of the games in which any of

@@ -8,19 +8,31 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import and_, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from .accounts import Player
+from .accounts import Player, check_may_play_rated
 from .errors import N_, Conflict, Forbidden, NotFound
 from .events import TableEvent
 from .notify import notify
+from .ratings import game_kind, initial_rating
+from .rows import guest_ids
 from .service import GameService
-from .storage import PlayerRow, SeatRow, Storage, TableRow, TableSeatRow, storable, utcnow
+from .social import check_may_sit
+from .storage import (
+    PlayerRow,
+    RatingRow,
+    SeatRow,
+    Storage,
+    TableRow,
+    TableSeatRow,
+    storable,
+    utcnow,
+)
 from .table_forms import (
     CLOSED,
     MAX_OPEN_TABLES,
@@ -71,6 +83,41 @@ def table_event(table: dict[str, Any], player_id: str) -> TableEvent:
     )
 
 
+def host_ratings(s: Any, rows: Iterable[TableRow]) -> dict[str, dict[str, Any]]:
+    """The rating of each table's host in the table's kind (:func:`.ratings.game_kind`),
+    by table id: ``{"kind", "value" (rounded), "games", "provisional" (no rated game or a
+    deviation over 110)}``, in one query in the session ``s``; a host without a rating of
+    that kind has a newcomer's."""
+    rows = list(rows)
+    kinds = {r.id: game_kind(r.game, r.num_players) for r in rows}
+    found = {
+        (r.player_id, r.kind): r
+        for r in s.scalars(
+            select(RatingRow).where(
+                RatingRow.player_id.in_({r.host_id for r in rows}),
+                RatingRow.kind.in_(set(kinds.values())),
+            )
+        )
+    }
+    out: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        kind = kinds[r.id]
+        stored = found.get((r.host_id, kind))
+        if stored is None:
+            value, games, deviation = initial_rating(kind).value, 0, None
+        else:
+            value, games = float(stored.value), int(stored.games)
+            deviation = (stored.rating or {}).get("deviation")
+        provisional = games == 0 or not isinstance(deviation, (int, float)) or deviation > 110
+        out[r.id] = {
+            "kind": kind,
+            "value": round(value),
+            "games": games,
+            "provisional": provisional,
+        }
+    return out
+
+
 class TableBook:
     """The tables read from the database, as JSON.
 
@@ -94,7 +141,13 @@ class TableBook:
         self.changed = changed
         self.min_clock = min_clock
 
-    def _table_json(self, row: TableRow, seats: Sequence[tuple[TableSeatRow, str | None]]) -> Any:
+    def _table_json(
+        self,
+        row: TableRow,
+        seats: Sequence[tuple[TableSeatRow, str | None]],
+        host_rating: dict[str, Any] | None = None,
+        guests: Collection[str] = (),
+    ) -> Any:
         return {
             "id": row.id,
             "game": row.game,
@@ -106,6 +159,7 @@ class TableBook:
             "status": row.status,
             "game_id": row.game_id,
             "host": row.host_id,
+            "host_rating": host_rating,
             "rematch_of": row.rematch_of,
             "seats": [
                 {
@@ -113,6 +167,7 @@ class TableBook:
                     "player_id": s.player_id,
                     "name": name if s.player_id is not None else (s.bot or None),
                     "bot": s.bot,
+                    "guest": s.player_id in guests,  # labelled "guest" by clients
                     "free": s.player_id is None and s.bot is None,
                 }
                 for s, name in seats
@@ -131,10 +186,16 @@ class TableBook:
                 .where(TableSeatRow.table_id.in_(ids))
                 .order_by(TableSeatRow.table_id, TableSeatRow.seat)
             ).all()
+            ratings = host_ratings(s, rows.values())
+            guests = guest_ids(s, (seat.player_id for seat, _ in seats))
         by_table: dict[str, list[tuple[TableSeatRow, str | None]]] = {}
         for seat, name in seats:
             by_table.setdefault(seat.table_id, []).append((seat, name))
-        return [self._table_json(rows[i], by_table.get(i, [])) for i in ids if i in rows]
+        return [
+            self._table_json(rows[i], by_table.get(i, []), ratings.get(i), guests)
+            for i in ids
+            if i in rows
+        ]
 
     def get(self, table_id: str) -> dict[str, Any]:
         """The table ``table_id`` as JSON (an invitation table too: its id is secret enough
@@ -208,7 +269,8 @@ class Seating(TableBook):
     async def open(self, host: Player, body: dict[str, Any]) -> dict[str, Any]:
         """Open a table; ``host`` sits at seat 0. ``body``: ``{"game": a game's name,
         "num_players": the game's player range, "bots": [spec, ...] (the last seats;
-        default none), "rated": bool (default true; false with bots), "visibility":
+        default none), "rated": bool (default true, false with bots; a guest's tables are
+        casual: default false, and true is Forbidden), "visibility":
         "open" | "invite" (default "open"), "clock": clock or null, "options": the game's
         options (:attr:`splendor.descriptor.Game.options`; Duel: ``{"turn_cap": N}``)}``.
 
@@ -220,8 +282,13 @@ class Seating(TableBook):
         Raises:
             BadRequest: anything malformed (the message says what is allowed).
             Conflict: the host has :data:`MAX_TABLES_PER_HOST` open tables already.
+            Forbidden: a guest asked for a rated table
+                (:func:`.accounts.check_may_play_rated`).
         """
+        if not host.account and "rated" not in body:
+            body = {**body, "rated": False}  # a guest's tables are casual
         request = read_table_request(body, self.min_clock)
+        check_may_play_rated(host, request.rated)
         code = secrets.token_urlsafe(12) if request.visibility == "invite" else None
         table_id = secrets.token_urlsafe(9)
         await asyncio.to_thread(self._write_open, host, table_id, request, code)
@@ -268,7 +335,9 @@ class Seating(TableBook):
         free seat. Returns the table.
 
         Raises:
-            NotFound: no such table. Forbidden: a wrong or missing invitation code.
+            NotFound: no such table. Forbidden: a wrong or missing invitation code, a
+                block stands between the player and a player seated there (either way,
+                :func:`.social.check_may_sit`), or a guest at a rated table.
             Conflict: the table is not open any more, it has no free seat, or the player
                 sits there already.
         """
@@ -277,6 +346,9 @@ class Seating(TableBook):
             raise Conflict(N_("this table is not open any more"))
         if any(s["player_id"] == player.id for s in table["seats"]):
             raise Conflict(N_("you sit at this table already"))
+        check_may_play_rated(player, table["rated"])
+        seated = [s["player_id"] for s in table["seats"]]
+        await asyncio.to_thread(check_may_sit, self.storage, player.id, seated)
         order = await self._seats_for(player, table, code)
         if not await asyncio.to_thread(self._take_seat, table_id, player.id, order):
             raise Conflict(N_("this table has no free seat left"))

@@ -1,17 +1,19 @@
 """The lobby: tables where players meet before a game, and quick pairing ("play now").
 
-A **table** is opened by a logged-in player (a guest will do), its host, who sits at seat
-0. It says which game (Splendor with 2-4 seats, or Splendor Duel), its game options, its
-clock, whether it is **rated**, and who may join: ``open`` tables are listed in the lobby;
-``invite`` tables are not, and joining one needs its invitation code (the link the host
-shares). Seats may be given to bots (then the table is never rated: games with a bot seat
-are unrated). Players join a free seat and may leave before the game starts; the game
-starts by itself when the last seat is taken, and the table then points to it. A table
-that everyone left is closed.
+A **table** is opened by a logged-in player (a guest will do, for a casual table), its
+host, who sits at seat 0. It says which game (Splendor with 2-4 seats, or Splendor
+Duel), its game options, its clock, whether it is **rated**, and who may join: ``open``
+tables are listed in the lobby; ``invite`` tables are not, and joining one needs its
+invitation code (the link the host shares). Seats may be given to bots (then the table
+is never rated: games with a bot seat are unrated). Players join a free seat and may
+leave before the game starts; the game starts by itself when the last seat is taken, and
+the table then points to it. A table that everyone left is closed.
 
 **Play now** (:meth:`Tables.play_now`) seats a player at an open, public, rated table of the
 same game, number of seats and clock, choosing the one whose host's rating in that kind
-is closest to the player's; with none, it opens such a table for others to join.
+is closest to the player's; with none, it opens such a table for others to join. Rated
+games are for accounts: a guest's tables, Play now and rematches are casual, and a guest
+cannot sit at a rated table (:func:`.accounts.check_may_play_rated`).
 
 Every change is decided by the database, so two requests (or two server processes)
 racing for the last seat cannot both take it: a seat is taken by one conditional
@@ -41,7 +43,9 @@ from sqlalchemy import select
 
 from .accounts import Player
 from .errors import N_, Conflict, Forbidden, NotFound
+from .moderation import check_active
 from .ratings import game_kind, initial_rating
+from .social import blocked_with
 from .storage import GameRow, RatingRow, SeatRow, TableRow, storable
 from .table_forms import (
     CLOSED,
@@ -125,7 +129,7 @@ class Tables(Seating):
             game=game.game,
             num_players=game.num_players,
             options=dict(game.options or {}),
-            rated=bool(game.rated),
+            rated=bool(game.rated) and player.account,  # a guest's rematch is casual
             visibility="invite",
             invite_hash=None,
             clock=game.clock,
@@ -183,21 +187,29 @@ class Tables(Seating):
     async def play_now(self, player: Player, body: dict[str, Any]) -> dict[str, Any]:
         """Quick pairing: ``body`` is ``{"game", "num_players", "clock"}``. Joins the open,
         public, rated table of that game, size and clock whose host's rating is closest
-        to the player's, or opens one (rated, public) for others to join. Returns the table.
+        to the player's, or opens one (rated, public) for others to join; for a guest,
+        the same with casual (unrated) tables: rated games are for accounts. A table where a
+        player sits with whom a block stands (either way, :mod:`.social`) is never chosen.
+        Returns the table.
 
         Raises:
             BadRequest: a malformed body (as :meth:`open`).
+            Banned: the player is banned (:func:`.moderation.check_active`).
         """
+        await asyncio.to_thread(check_active, self.storage, player.id)
         game, n = game_and_size(body)
         clock = check_clock(body.get("clock"), self.min_clock)
         kind = game_kind(game.name, n)
+        rated = player.account  # rated games are for accounts: a guest's are casual
+        blocked = await asyncio.to_thread(blocked_with, self.storage, player.id)
         candidates = [
             t
             for t in await asyncio.to_thread(self.lobby)
-            if t["game"] == game.name
+            if not blocked.intersection(s["player_id"] for s in t["seats"])  # never paired
+            and t["game"] == game.name
             and t["num_players"] == n
             and t["clock"] == clock
-            and t["rated"]
+            and t["rated"] == rated
             and not t["options"]
             and all(s["bot"] is None for s in t["seats"])
             and all(s["player_id"] != player.id for s in t["seats"])
@@ -213,10 +225,10 @@ class Tables(Seating):
         for t in by_distance:
             try:
                 return await self.join(player, t["id"])
-            except Conflict:
-                continue  # taken meanwhile: the next one
+            except (Conflict, Forbidden):
+                continue  # taken meanwhile, or a block came meanwhile: the next one
         return await self.open(
-            player, {"game": game.name, "num_players": n, "rated": True, "clock": clock}
+            player, {"game": game.name, "num_players": n, "rated": rated, "clock": clock}
         )
 
 

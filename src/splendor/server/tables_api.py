@@ -1,6 +1,10 @@
 """The lobby's HTTP and WebSocket API (:mod:`.tables`).
 
-- ``GET /api/tables``: ``{"tables": [...]}``, the open public tables and the caller's own.
+- ``GET /api/tables``: ``{"tables": [...]}``, the open public tables and the caller's own;
+  each table's ``host_rating`` is its host's rating in the table's kind (``{"kind",
+  "value", "games", "provisional"}``). Query parameters filter the public ones: ``game``,
+  ``clock`` (none, realtime, turn), ``rated`` (true, false), ``min_rating``,
+  ``max_rating`` (:mod:`.lobby_filters`; 400 for a bad value).
 - ``POST /api/tables`` (a session required: a guest will do): open a table (201), body as
   :meth:`.tables.Tables.open`.
 - ``GET /api/tables/{id}``: one table.
@@ -33,6 +37,7 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from .accounts import Player
 from .errors import N_, BadRequest, ServiceError
 from .hub import Hub, Subscriber
+from .lobby_filters import LobbyFilter
 from .players_api import check_same_site
 from .tables import STARTED, Tables
 
@@ -121,9 +126,11 @@ def tables_router(
     @router.get("/api/tables")
     async def lobby(request: Request) -> dict[str, Any]:
         hit_rate("action", request)
+        wanted = LobbyFilter.parse(request.query_params)
         player = await player_of(request)
         pid = None if player is None else player.id
-        return {"tables": await asyncio.to_thread(tables_of(request).lobby, pid)}
+        tables = await asyncio.to_thread(tables_of(request).lobby, pid)
+        return {"tables": wanted.apply(tables, pid)}
 
     @router.post("/api/tables", status_code=201)
     async def open_table(request: Request) -> dict[str, Any]:

@@ -28,7 +28,9 @@ class JsonView:
         self._wall = wall
 
     def seats_json(self, live: LiveGame) -> list[dict[str, Any]]:
-        """``[{"seat", "type", "name", "bot", "connected"}]`` (bots are always connected)."""
+        """``[{"seat", "type", "name", "bot", "guest", "connected"}]`` (bots are always
+        connected; ``type`` is ``"bot"`` for a bot's seat, ``guest`` true for a guest's:
+        clients label both wherever the name appears)."""
         connected = self.hub.connected_seats(live.id)
         return [
             {
@@ -36,6 +38,7 @@ class JsonView:
                 "type": s.type,
                 "name": s.name,
                 "bot": s.bot,
+                "guest": s.guest,
                 "connected": s.type == "bot" or s.seat in connected,
             }
             for s in live.seats
@@ -48,12 +51,14 @@ class JsonView:
         return live.clock_state.to_json(self._wall())
 
     def spectators_json(self, live: LiveGame) -> dict[str, Any]:
-        """``{"count": n, "names": [...]}``: the connections watching ``live`` without a
-        seat, and the names of the logged-in ones (sorted; the others are only counted)."""
+        """``{"count": n, "names": [...], "guests": [...]}``: the connections watching
+        ``live`` without a seat, the names of the logged-in ones (sorted; the others are
+        only counted), and which of those names are guests' (labelled so)."""
         watching = [s for s in self.hub.subscribers(live.id) if s.seat is None]
         return {
             "count": len(watching),
             "names": sorted({s.player_name for s in watching if s.player_name}),
+            "guests": sorted({s.player_name for s in watching if s.player_name and s.player_guest}),
         }
 
     def message(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
@@ -122,7 +127,8 @@ class JsonView:
             "game": live.game,
             "status": live.status,
             "seats": [
-                {"seat": s.seat, "type": s.type, "name": s.name, "bot": s.bot} for s in live.seats
+                {"seat": s.seat, "type": s.type, "name": s.name, "bot": s.bot, "guest": s.guest}
+                for s in live.seats
             ],
             "your_seats": list(your_seats),
             "current_player": live.current_player,
@@ -203,7 +209,8 @@ class JsonView:
             "game": live.game,
             "num_players": live.num_players,
             "seats": [
-                {"seat": s.seat, "type": s.type, "name": s.name, "bot": s.bot} for s in live.seats
+                {"seat": s.seat, "type": s.type, "name": s.name, "bot": s.bot, "guest": s.guest}
+                for s in live.seats
             ],
             "frames": frames,
             "result": live.result,

@@ -262,7 +262,7 @@ export function playNow(game, numPlayers, clock) {
  * what may have been missed) and pings every 20 s. Subclasses give `url()` and
  * `onMessage(msg, ws)`, and may answer `fatal(ev)` (a close code that must not retry).
  */
-class LiveSocket {
+export class LiveSocket {
   /** @param {{onStatus?: Function}} handlers */
   constructor(handlers) {
     this.handlers = handlers;

@@ -8,7 +8,10 @@
  */
 
 import * as api from "./api.js";
+import { guestBadge } from "./badges.js";
 import { language, t } from "./i18n.js";
+import { currentPlayer } from "./identity.js";
+import { openReportDialog } from "./report.js";
 import { h, replaceChildren } from "./util.js";
 
 /** Characters in one message (the server's `chat.MAX_CHAT_LENGTH`). */
@@ -121,8 +124,20 @@ export class ChatPanel {
     const when = Number.isNaN(at.getTime()) ? "" : at.toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit" });
     return h("li", { class: `chat-message seat-${Number(m.seat) || 0}`, dataset: { testid: "chat-message", seat: m.seat }, title: Number.isNaN(at.getTime()) ? null : at.toLocaleString(language()) },
       when ? h("span", { class: "chat-time dim" }, when, " ") : null,
-      h("bdi", { class: "chat-name" }, String(m.name ?? t("seat {seat}", { seat: m.seat }))), ": ",
+      this.nameOf(m), m.guest ? [" ", guestBadge()] : null, ": ",
       h("span", { class: "chat-text", dataset: { testid: "chat-text" } }, m.text));
+  }
+
+  /** The writer's name; for an account reading another player's line, a button that
+   * opens the report dialog about that seat's player ({@link module:report}). */
+  nameOf(m) {
+    const name = h("bdi", { class: "chat-name" }, String(m.name ?? t("seat {seat}", { seat: m.seat })));
+    const me = currentPlayer();
+    if (!me || !me.account || m.name === me.name || !Number.isInteger(m.seat)) return name;
+    return h("button", {
+      type: "button", class: "chat-report", title: t("report {name} to the moderators", { name: String(m.name) }),
+      dataset: { testid: "chat-report" }, onclick: () => openReportDialog({ name: String(m.name), gameId: this.gameId, seat: m.seat }),
+    }, name);
   }
 
   updateCount() {

@@ -3,7 +3,9 @@
  * home and to the leaderboard).
  *
  * - Nobody: three small forms behind toggles, "Guest" (a name: play at once), "Log in" and
- *   "Sign up" (name and password).
+ *   "Sign up" (name and password); "Forgot your password?" under "Log in" asks for a name
+ *   or an address and the server mails a reset link ({@link module:account_pages}).
+ * - A logged-in player: a "Settings" link ({@link module:settings}).
  * - A guest or an account: its name, linking to its player page (a guest is marked
  *   "guest"), "Make an account" for a guest (choose a password; the guest keeps its id,
  *   games and ratings) and "Log out".
@@ -21,6 +23,7 @@
 
 import * as api from "./api.js";
 import { LANGUAGES, N_, language, setLanguage, t } from "./i18n.js";
+import { startMeFeed, waitingBadge } from "./me_feed.js";
 import { h, replaceChildren } from "./util.js";
 
 /** Limits the server enforces too (names: `service.MAX_NAME`; passwords: `accounts`). */
@@ -28,7 +31,7 @@ const MAX_NAME = 40;
 const MIN_PASSWORD = 8;
 const MAX_PASSWORD = 256;
 
-const FORM_LABELS = { guest: N_("Play as guest"), login: N_("Log in"), signup: N_("Sign up") };
+const FORM_LABELS = { guest: N_("Play as guest"), login: N_("Log in"), signup: N_("Sign up"), forgot: N_("Send me a link") };
 
 /**
  * The language switch: a `<select>` of the languages, each named in its own language;
@@ -103,6 +106,7 @@ export class IdentityBar {
   /** Ask the server who is logged in, then draw; follow other tabs' changes on return. */
   async start() {
     this.root.dataset.testid = "identity";
+    startMeFeed(); // WS /ws/me while a player is logged in: the count of games waiting on them
     this.render();
     await this.refresh();
     document.addEventListener("visibilitychange", () => {
@@ -145,6 +149,11 @@ export class IdentityBar {
     replaceChildren(this.root,
       h("a", { href: "/", class: "home", dataset: { testid: "home-link" } }, "Splendor"),
       h("a", { href: "/leaderboard", class: "nav-link", dataset: { testid: "leaderboard-link" } }, t("Leaderboard")),
+      h("a", { href: "/tournaments", class: "nav-link", dataset: { testid: "tournaments-link" } }, t("Tournaments")),
+      p && p.role === "admin" ? h("a", { href: "/moderation", class: "nav-link", dataset: { testid: "moderation-link" } }, t("Moderation")) : null,
+      p ? waitingBadge() : null,
+      p ? h("a", { href: "/friends", class: "nav-link", dataset: { testid: "friends-link" } }, t("Friends")) : null,
+      p ? h("a", { href: "/settings", class: "nav-link", dataset: { testid: "settings-link" } }, t("Settings")) : null,
       h("div", { class: "identity-main" }, body,
         h("span", { class: "form-error identity-error", role: "status", "aria-live": "polite", dataset: { testid: "identity-error" } }, this.error || "")),
       languageSwitch());
@@ -195,8 +204,37 @@ export class IdentityBar {
     this.render(focus);
   }
 
-  /** The form of `kind` ("guest", "login", "signup"); Enter in any field submits. */
+  /** "Forgot your password?": a name or an address; the server mails a link to choose a
+   * new one (to a verified address only) and answers the same whatever exists. */
+  forgotForm() {
+    const input = h("input", {
+      type: "text", name: "name_or_email", required: true, maxlength: 254, size: 18, value: this.draftName,
+      autocomplete: "username", spellcheck: "false", dataset: { testid: "forgot-name" },
+    });
+    const form = h("form", {
+      class: "identity-form", "aria-label": t("Forgot your password?"), dataset: { testid: "forgot-form" },
+      onsubmit: async (ev) => {
+        ev.preventDefault();
+        if (this.busy) return;
+        this.setBusy(true);
+        try {
+          const res = await api.request("POST", "/api/players/reset", { name_or_email: input.value });
+          this.setBusy(false);
+          this.showError(res.detail);
+        } catch (e) {
+          this.setBusy(false);
+          this.showError(e.message);
+        }
+      },
+    },
+    h("label", { class: "field" }, h("span", { class: "field-label" }, t("name or e-mail address")), input),
+    h("button", { type: "submit", class: "primary small", dataset: { testid: "forgot-submit" } }, t(FORM_LABELS.forgot)));
+    return form;
+  }
+
+  /** The form of `kind` ("guest", "login", "signup", "forgot"); Enter in any field submits. */
   formFor(kind) {
+    if (kind === "forgot") return this.forgotForm();
     const makeAccount = kind === "signup" && !!this.player;
     const label = makeAccount ? t("Create the account") : t(FORM_LABELS[kind]);
     const field = (text, input) => h("label", { class: "field" }, h("span", { class: "field-label" }, text), input);
@@ -219,7 +257,8 @@ export class IdentityBar {
     },
     field(makeAccount ? t("account name") : t("name"), name),
     password ? field(makeAccount ? t("choose a password") : t("password"), password) : null,
-    h("button", { type: "submit", class: "primary small", dataset: { testid: `${kind}-submit` } }, label));
+    h("button", { type: "submit", class: "primary small", dataset: { testid: `${kind}-submit` } }, label),
+    kind === "login" ? h("button", { type: "button", class: "link-button", dataset: { testid: "show-forgot" }, onclick: () => this.show("forgot") }, t("Forgot your password?")) : null);
     return form;
   }
 

@@ -121,7 +121,6 @@ export class LeaderboardPage {
       h("td", { class: "rank", dataset: { testid: "rank" } }, String(e.rank)),
       h("td", { class: "name" },
         h("a", { href: `/players/${encodeURIComponent(p.id)}`, dataset: { testid: "leaderboard-player" } }, h("bdi", {}, String(p.name ?? "?"))),
-        p.account === false ? h("span", { class: "badge guest" }, t("guest")) : null,
         mine ? h("span", { class: "dim" }, " ", t("(you)")) : null),
       h("td", { class: "rating-value", dataset: { testid: "rating" } }, rounded(e.rating),
         e.provisional ? h("span", { class: "provisional-mark", title: t("provisional: too few games to trust it yet"), dataset: { testid: "provisional" } }, "?") : null),

@@ -2,13 +2,17 @@
  * The lobby page: first the public lobby ({@link module:lobby_tables}: play now, open a
  * table, the open tables live); then a private game with invite links: create a Splendor
  * or Splendor Duel game (each seat a person or a bot with its level), show an invite link
- * per person seat, and list the games of the seat tokens remembered in localStorage.
+ * per person seat; and "Your games": every game of the logged-in player (as on "My games")
+ * and those of the seat tokens remembered in localStorage.
  * @module lobby
  */
 
 import * as api from "./api.js";
 import { N_, t, tn } from "./i18n.js";
+import { onIdentityChange, whenIdentityKnown } from "./identity.js";
 import { PublicLobby } from "./lobby_tables.js";
+import { ME_EVENT, myGames } from "./me_feed.js";
+import { gameItem } from "./my_games.js";
 import { resultText } from "./result.js";
 import { saveSeat, savedSeats, forgetGame } from "./storage.js";
 import { GAME_NAMES, botName, h, replaceChildren, seatName } from "./util.js";
@@ -155,19 +159,40 @@ export class LobbyPage {
       h("p", {}, h("a", { href: `${res.spectate}${res.spectate.includes("?") ? "&" : "?"}spectate=1`, dataset: { testid: "spectate-link" } }, t("watch the game"))));
   }
 
-  /** The player's own games (open and finished), from the remembered tokens. */
+  /**
+   * The player's own games (open and finished): every game the logged-in player sits in
+   * (`GET /api/me/games`: lobby, Play now, invitations, tournaments), then those of the
+   * seat tokens remembered on this browser that are not among them.
+   */
   async loadGames() {
-    const body = this.root.querySelector("[data-testid=my-games]");
-    const saved = savedSeats();
-    if (!saved.length) {
-      replaceChildren(body, h("p", { class: "dim" }, t("No games yet.")));
-      return;
+    if (!this.followsGames) {
+      this.followsGames = true;
+      onIdentityChange(() => this.loadGames());
+      window.addEventListener(ME_EVENT, (ev) => { if (ev.detail && ev.detail.type === "waiting") this.loadGames(); });
     }
-    let games;
-    try {
-      games = (await api.listGames(saved.map((s) => s.token))).games || [];
-    } catch (e) {
-      replaceChildren(body, h("p", { class: "form-error" }, e.message));
+    const body = this.root.querySelector("[data-testid=my-games]");
+    const player = await whenIdentityKnown();
+    let account = { games: [], finished: [] };
+    if (player) {
+      try {
+        account = await myGames(10);
+      } catch (e) {
+        if (e.status !== 401) replaceChildren(body, h("p", { class: "form-error" }, e.message));
+      }
+    }
+    const known = new Set([...account.games, ...account.finished].map((g) => g.id));
+    const saved = savedSeats().filter((s) => !known.has(s.game_id));
+    let games = [];
+    if (saved.length) {
+      try {
+        games = (await api.listGames(saved.map((s) => s.token))).games || [];
+      } catch (e) {
+        replaceChildren(body, h("p", { class: "form-error" }, e.message));
+        return;
+      }
+    }
+    if (!games.length && !known.size) {
+      replaceChildren(body, h("p", { class: "dim", dataset: { testid: "no-games" } }, t("No games yet.")));
       return;
     }
     games.sort((a, b) => String(b.updated_at || "").localeCompare(String(a.updated_at || "")));
@@ -188,8 +213,11 @@ export class LobbyPage {
           : h("span", { class: yourTurn ? "your-turn" : "dim" }, " · ", yourTurn ? t("your turn") : t("{name} to play", { name: seatName(g.seats, g.current_player) })),
         " ", h("button", { type: "button", class: "link", title: t("forget this game on this browser"), "aria-label": t("forget this game on this browser"), dataset: { testid: `forget-${g.game_id}` }, onclick: () => { forgetGame(g.game_id); this.loadGames(); } }, "✕"));
     };
+    const openItems = [...account.games.map((g) => gameItem(g, { you: true })), ...open.map(row)];
+    const doneItems = [...account.finished.map((g) => gameItem(g, { you: true })), ...done.map(row)];
     replaceChildren(body,
-      h("h3", {}, t("In progress ({n})", { n: open.length })), open.length ? h("ul", { class: "game-list" }, open.map(row)) : h("p", { class: "dim" }, t("none")),
-      h("h3", {}, t("Finished ({n})", { n: done.length })), done.length ? h("ul", { class: "game-list" }, done.map(row)) : h("p", { class: "dim" }, t("none")));
+      h("h3", {}, t("In progress ({n})", { n: openItems.length })), openItems.length ? h("ul", { class: "game-list" }, openItems) : h("p", { class: "dim" }, t("none")),
+      h("h3", {}, t("Finished ({n})", { n: doneItems.length })), doneItems.length ? h("ul", { class: "game-list" }, doneItems) : h("p", { class: "dim" }, t("none")),
+      player ? h("p", {}, h("a", { href: "/games", dataset: { testid: "all-my-games" } }, t("All my games"))) : null);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The public lobby, the first part of the lobby page: "Play now" (quick pairing), "Open a
  * table" (game, players, clock, rated, visibility, bot seats; an invitation table's link
- * to copy) and the open tables, live from `/ws/lobby`, each with Join or Leave. When the
+ * to copy) and the open tables, live from `/ws/lobby` (each with its host's rating, filtered
+ * by {@link module:lobby_filter}), each with Join or Leave. When the
  * game of the player's table starts, the page goes to it (`/games/{id}`: the session
  * cookie holds the seat). Nobody logged in: the tables show, and the buttons point at
  * the identity bar first. Also the pieces the table page shares (clock labels, seats,
@@ -10,8 +11,10 @@
  */
 
 import * as api from "./api.js";
+import { botBadge, guestBadge } from "./badges.js";
 import { nodes, t, tn } from "./i18n.js";
 import { currentPlayer, onIdentityChange, whenIdentityKnown } from "./identity.js";
+import { LobbyFilter } from "./lobby_filter.js";
 import { inviteFor, saveInvite } from "./storage.js";
 import { GAME_NAMES, botName, h, replaceChildren } from "./util.js";
 
@@ -67,18 +70,26 @@ export function seatsView(table, player) {
       const you = player && s.player_id === player.id;
       body = [
         h("a", { href: `/players/${encodeURIComponent(s.player_id)}`, class: "seat-name" }, h("bdi", {}, s.name || "?")),
+        s.guest ? [" ", guestBadge()] : null,
         you ? h("span", { class: "dim" }, " ", t("(you)")) : null,
         s.player_id === table.host ? h("span", { class: "host-mark", title: t("opened this table") }, " ★") : null,
       ];
     } else if (s.bot) {
       kind = "bot";
-      body = t("{bot} bot", { bot: botName(s.bot) });
+      body = [t("{bot} bot", { bot: botName(s.bot) }), " ", botBadge()];
     } else {
       kind = "free";
       body = t("free seat");
     }
     return h("span", { class: `table-seat ${kind}`, dataset: { testid: "table-seat", kind, seat: s.seat } }, body);
   }));
+}
+
+/** A table's host rating (`1500?` while provisional), or "" when not known. */
+export function hostRating(table) {
+  const r = table.host_rating;
+  if (!r || typeof r.value !== "number") return "";
+  return h("span", { class: r.provisional ? "rating provisional" : "rating", title: r.provisional ? t("provisional: too few rated games") : null }, `${r.value}${r.provisional ? "?" : ""}`);
 }
 
 /** The invitation link of a table. */
@@ -199,6 +210,8 @@ export class PublicLobby {
     }
     this.renderHint();
     this.renderList();
+    if (this.els && this.els.open) this.renderOpen(); // rated or casual: an account's choice
+    if (this.els && this.els.quick) this.renderQuick();
     if (!player) this.setStatus("");
   }
 
@@ -258,7 +271,9 @@ export class PublicLobby {
     const st = this.quick;
     replaceChildren(this.els.quick,
       h("h2", {}, t("Play now")),
-      h("p", { class: "dim" }, t("Joins a rated table waiting for players like you, or opens one.")),
+      h("p", { class: "dim", dataset: { testid: "play-now-kind" } }, this.player && !this.player.account
+        ? t("Joins a casual table waiting for players (rated games are for accounts), or opens one.")
+        : t("Joins a rated table waiting for players like you, or opens one.")),
       h("div", { class: "form-fields" }, this.commonFields("play-now", st, () => this.renderQuick())),
       h("button", { type: "button", class: "primary", dataset: { testid: "play-now-submit" }, onclick: () => this.playNow() }, t("Play now")),
       h("p", { class: "form-status", role: "status", dataset: { testid: "play-now-status" } }, this.quickStatus || ""),
@@ -270,6 +285,7 @@ export class PublicLobby {
     const others = st.numPlayers - 1;
     st.seats = Array.from({ length: others }, (_, i) => st.seats[i] || "free");
     const bots = st.seats.filter((s) => s !== "free");
+    const guest = !!this.player && !this.player.account; // rated games are for accounts
     const seatRows = st.seats.map((choice, i) => h("div", { class: "seat-row" },
       h("span", { class: "lbl" }, t("seat {seat}", { seat: i + 2 })),
       select(`open-table-seat-${i + 1}`, [["free", t("free, for a player")], ...this.bots.map((b) => [b, t("bot: {bot}", { bot: botName(b) })])], choice, (v) => {
@@ -280,8 +296,8 @@ export class PublicLobby {
       h("h2", {}, t("Open a table")),
       h("div", { class: "form-fields" }, this.commonFields("open-table", st, () => this.renderOpen())),
       h("div", { class: "form-fields" },
-        h("label", { class: "field", title: bots.length ? t("a game with a bot is never rated") : null },
-          h("input", { type: "checkbox", checked: st.rated && !bots.length ? true : null, disabled: bots.length ? true : null, dataset: { testid: "open-table-rated" }, onchange: (ev) => { st.rated = ev.target.checked; } }),
+        h("label", { class: "field", title: bots.length ? t("a game with a bot is never rated") : guest ? t("rated games are for accounts") : null },
+          h("input", { type: "checkbox", checked: st.rated && !bots.length && !guest ? true : null, disabled: bots.length || guest ? true : null, dataset: { testid: "open-table-rated" }, onchange: (ev) => { st.rated = ev.target.checked; } }),
           h("span", {}, t("rated"))),
         field(t("who may join"), select("open-table-visibility", [["open", t("anyone (listed)")], ["invite", t("by invitation")]], st.visibility, (v) => { st.visibility = v; }))),
       h("div", { class: "seats" }, h("span", { class: "dim small-text" }, t("Other seats (bots take the last seats; a table with a bot is unrated):")), seatRows),
@@ -323,7 +339,8 @@ export class PublicLobby {
     if (await this.needsPlayer(true)) return;
     const st = this.quick;
     const clock = CLOCK_PRESETS.find((c) => c.id === st.clock).clock;
-    const waiting = (this.tables || []).find((x) => mySeat(x, this.player) !== null && x.visibility === "open" && x.rated
+    const rated = !!(this.player && this.player.account); // a guest's Play now is casual
+    const waiting = (this.tables || []).find((x) => mySeat(x, this.player) !== null && x.visibility === "open" && x.rated === rated
       && x.game === st.game && x.num_players === st.numPlayers && JSON.stringify(x.clock) === JSON.stringify(clock));
     if (waiting) {
       this.setStatus(t("You are waiting at such a table already: the game starts when its seats are taken."));
@@ -340,7 +357,7 @@ export class PublicLobby {
     const st = this.open;
     const bots = st.seats.filter((s) => s !== "free");
     const body = {
-      game: st.game, num_players: st.numPlayers, bots, rated: st.rated && !bots.length,
+      game: st.game, num_players: st.numPlayers, bots, rated: st.rated && !bots.length && !!(this.player && this.player.account),
       visibility: st.visibility, clock: CLOCK_PRESETS.find((c) => c.id === st.clock).clock,
     };
     const table = await this.send("open-table-error", () => api.openTable(body));
@@ -423,19 +440,23 @@ export class PublicLobby {
     if (!this.els.tablesBody) {
       this.els.connection = h("span", { dataset: { testid: "lobby-connection" } });
       this.els.tablesBody = h("div", { dataset: { testid: "lobby-tables" } });
+      this.lobbyFilter = new LobbyFilter(this.meta, () => this.renderList());
       replaceChildren(this.els.list,
         h("div", { class: "list-header" }, h("h2", {}, t("Open tables")), this.els.connection),
+        this.lobbyFilter.element(),
         h("p", { class: "form-error", role: "alert", dataset: { testid: "lobby-error" } }),
         this.els.tablesBody);
     }
     this.drawConnection(this.els.connection);
+    const shown = (this.tables || []).filter((x) => mySeat(x, this.player) !== null || this.lobbyFilter.keeps(x));
     let body;
     if (this.tables === null) body = h("p", { class: "dim" }, t("loading…"));
     else if (!this.tables.length) body = h("p", { class: "dim", dataset: { testid: "tables-empty" } }, t("No open tables yet: open one, or press Play now."));
+    else if (!shown.length) body = h("p", { class: "dim", dataset: { testid: "tables-filtered" } }, t("No open table matches your filters."));
     else {
       body = h("table", { class: "lobby-tables" },
-        h("thead", {}, h("tr", {}, h("th", {}, t("game")), h("th", {}, t("seats")), h("th", {}, t("clock")), h("th", {}, ""), h("th", {}, ""))),
-        h("tbody", {}, this.tables.map((x) => this.row(x))));
+        h("thead", {}, h("tr", {}, h("th", {}, t("game")), h("th", {}, t("seats")), h("th", { title: t("the rating of the player who opened the table") }, t("host's rating")), h("th", {}, t("clock")), h("th", {}, ""), h("th", {}, ""))),
+        h("tbody", {}, shown.map((x) => this.row(x))));
     }
     this.els.tablesBody.dataset.updates = String(this.updates);
     replaceChildren(this.els.tablesBody, body);
@@ -456,6 +477,7 @@ export class PublicLobby {
         table.visibility === "invite" ? h("span", { class: "badge invitation" }, t("by invitation")) : null,
         table.options && table.options.turn_cap ? h("span", { class: "dim" }, " · ", t("turn cap {n}", { n: table.options.turn_cap })) : null),
       h("td", {}, seatsView(table, this.player)),
+      h("td", { dataset: { testid: "host-rating" } }, hostRating(table)),
       h("td", { dataset: { testid: "table-clock" } }, clockLabel(table.clock)),
       h("td", { dataset: { testid: "table-rated" } }, h("span", { class: `badge ${table.rated ? "rated" : "unrated"}` }, table.rated ? t("rated") : t("unrated"))),
       h("td", { class: "actions" }, action, code ? inviteBox(inviteUrl(table.id, code)) : null));

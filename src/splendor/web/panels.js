@@ -8,6 +8,7 @@ import { classicCard, duelCard, nobleTile, royalTile, tokenChip } from "./cards.
 import { choiceDialog, optionButton } from "./dialog.js";
 import { cellToken } from "./duel_view.js";
 import { N_, language, nodes, t, tn } from "./i18n.js";
+import { badgesFor, guestBadge } from "./badges.js";
 import { CLASSIC_LETTERS, DUEL_LETTERS, botName, cellName, effectText, h, seatName } from "./util.js";
 
 /** What the player is asked to do, by game and phase (English: show them with `t()`). */
@@ -80,6 +81,7 @@ export function renderScores(s, clocks = null) {
     rows.push(h("li", { class: `${s.current_player === p && s.status !== "finished" ? "to-play" : ""}`, dataset: { testid: `scoreline-${p}` } },
       h("span", { class: `dot ${seat.type === "bot" || seat.connected ? "on" : "off"}`, title: seat.type === "bot" ? t("bot") : seat.connected ? t("connected") : t("not connected") }, "●"),
       " ", h("bdi", { class: "score-name" }, seatName(s.seats, p)), seat.type === "bot" ? h("span", { class: "dim" }, ` (${botName(seat.bot)})`) : null,
+      badgesFor(seat),
       s.seat === p ? h("span", { class: "dim" }, " ", t("(you)")) : null,
       h("span", { class: "score-right" }, clocks ? clocks.badge(p) : null, h("b", { class: "score-points" }, `${(s.scores || [])[p] ?? 0}`))));
   }
@@ -94,7 +96,8 @@ export function renderSpectators(s) {
   const sp = s.spectators && typeof s.spectators === "object" ? s.spectators : { count: 0, names: [] };
   const count = Number(sp.count) || 0;
   const names = Array.isArray(sp.names) ? sp.names.filter((x) => typeof x === "string") : [];
-  const shown = names.flatMap((name, i) => [i ? ", " : "", h("bdi", { class: "spectator-name" }, name)]);
+  const guests = new Set(Array.isArray(sp.guests) ? sp.guests : []);
+  const shown = names.flatMap((name, i) => [i ? ", " : "", h("bdi", { class: "spectator-name" }, name), guests.has(name) ? [" ", guestBadge()] : null]);
   const others = count - names.length;
   return h("p", { class: "spectators", dataset: { testid: "spectators", count } },
     h("span", { class: "dim" }, t("watching:")), " ", String(count),

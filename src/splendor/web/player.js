@@ -1,13 +1,18 @@
 /**
  * A player's page (`/players/{id}`): the name, guest or account, the rating of each game
- * kind (value ± deviation, games), the games in progress and the recent finished games
- * (outcome, scores, replay link). Names are shown as text only.
+ * kind (value ± deviation, games), the games in progress (opponents, whose turn, the time
+ * left) and the recent finished games (outcome, scores, replay link); for another logged-in
+ * player, Follow and Block ({@link module:player_social}). Names are shown as text only.
  * @module player
  */
 
 import * as api from "./api.js";
 import { N_, language, t, tn } from "./i18n.js";
 import { currentPlayer, onIdentityChange } from "./identity.js";
+import { gameItem } from "./my_games.js";
+import { socialControls } from "./player_social.js";
+import { playerTournaments } from "./tournaments.js";
+import { openReportDialog } from "./report.js";
 import { GAME_NAMES, h, replaceChildren } from "./util.js";
 
 /** The rated game kinds in display order, with their labels (English: show them with `t()`). */
@@ -22,6 +27,14 @@ const OUTCOMES = { won: N_("won"), lost: N_("lost"), shared: N_("shared victory"
 /** A rating number for display: rounded, or "?" when it is not a number. */
 function rounded(x) {
   return typeof x === "number" && Number.isFinite(x) ? String(Math.round(x)) : "?";
+}
+
+/** The "Report" button of another player's page (an account's view): the report dialog. */
+function reportButton(p) {
+  return h("button", {
+    type: "button", class: "toggle report-button", title: t("report this player to the moderators"),
+    dataset: { testid: "report-player" }, onclick: () => openReportDialog({ name: p.name, playerId: p.id }),
+  }, t("Report"));
 }
 
 /** Controller of the player page. */
@@ -72,13 +85,17 @@ export class PlayerPage {
     replaceChildren(this.root,
       h("header", { class: "player-header" },
         h("h1", { dataset: { testid: "player-name" } }, h("bdi", {}, p.name)),
-        h("span", { class: `badge ${p.account ? "account" : "guest"}`, dataset: { testid: "player-kind" } }, p.account ? t("account") : t("guest")),
+        h("span", { class: `badge ${p.account ? "account" : p.deleted ? "deleted" : "guest"}`, dataset: { testid: "player-kind" } },
+          p.account ? t("account") : p.deleted ? t("deleted") : t("guest")),
         me && me.id === p.id ? h("span", { class: "dim", dataset: { testid: "player-you" } }, t("(you)")) : null,
+        me && me.account && me.id !== p.id ? reportButton(p) : null,
+        socialControls(p, me),
         since && !Number.isNaN(since.getTime()) ? h("span", { class: "dim" }, t("playing since {date}", { date: since.toLocaleDateString(language()) })) : null),
       h("div", { class: "player-layout" },
         h("section", { class: "player-ratings", dataset: { testid: "player-ratings" } }, h("h2", {}, t("Ratings")), this.ratings(d.ratings || {})),
         h("section", { class: "player-games", dataset: { testid: "player-open-games" } }, h("h2", {}, t("Games in progress")), this.openGames(d.open_games || [])),
-        h("section", { class: "player-games", dataset: { testid: "player-finished-games" } }, h("h2", {}, t("Finished games")), this.finishedGames(d.finished_games || []))),
+        h("section", { class: "player-games", dataset: { testid: "player-finished-games" } }, h("h2", {}, t("Finished games")), this.finishedGames(d.finished_games || [])),
+        playerTournaments(p.id)),
       h("p", {}, h("a", { href: "/" }, t("← lobby"))));
   }
 
@@ -110,11 +127,15 @@ export class PlayerPage {
     return g.game === "duel" || !g.num_players ? name : tn("{game}, {n} player", "{game}, {n} players", g.num_players, { game: name });
   }
 
+  /** The games in progress: opponents, whose turn and the time left (module my_games). */
   openGames(games) {
     if (!games.length) return h("p", { class: "dim", dataset: { testid: "open-games-empty" } }, t("No games in progress."));
-    return h("ul", { class: "game-list" }, games.map((g) => h("li", { dataset: { testid: `player-game-${g.id}` } },
-      h("a", { href: `/games/${encodeURIComponent(g.id)}` }, this.title(g)),
-      h("span", { class: "dim" }, " · ", t("seat {seat}", { seat: g.seat })))));
+    const me = currentPlayer();
+    return h("ul", { class: "game-list" }, games.map((g) => {
+      const item = gameItem(g, { you: !!me && me.id === this.playerId });
+      item.dataset.testid = `player-game-${g.id}`;
+      return item;
+    }));
   }
 
   finishedGames(games) {

@@ -7,6 +7,7 @@
 
 import { recordUrl } from "./api.js";
 import { language, nodes, t, tn } from "./i18n.js";
+import { seatBadges } from "./badges.js";
 import { h, seatName } from "./util.js";
 
 /** "Ann", "Ann and Bob", "Ann, Bob and Cy". */
@@ -92,7 +93,7 @@ export function renderResult(state, gameId, opts = { replay: true }) {
     h("p", { class: "result-text", dataset: { testid: "result-text" } }, resultText(r, state.seats)),
     yourOutcome(state),
     h("ul", { class: "final-scores" }, scores.map((pts, p) => h("li", { class: (r.winners || []).includes(p) ? "winner" : "" },
-      tn("{name}: {n} point", "{name}: {n} points", pts, { name: seatName(state.seats, p) }), (r.winners || []).includes(p) ? h("span", { class: "win-mark" }, " ★ ", t("winner")) : null))),
+      tn("{name}: {n} point", "{name}: {n} points", pts, { name: seatName(state.seats, p) }), seatBadges(state.seats, p), (r.winners || []).includes(p) ? h("span", { class: "win-mark" }, " ★ ", t("winner")) : null))),
     h("p", { class: "links" },
       opts.replay !== false ? h("a", { href: `/games/${encodeURIComponent(gameId)}/replay`, dataset: { testid: "replay-link" } }, t("replay the game")) : null,
       " ",

@@ -1,7 +1,8 @@
 /**
  * The page of one table, `/tables/{id}` (where invitation links lead: `#code=…` in the
  * fragment, which browsers never send to the server). Shows the table (game, seats,
- * clock, rated, who may join) live, with Join (sending the link's code) or Leave; when
+ * clock, rated, who may join) live, with Join (sending the link's code) or Leave, and for a
+ * seated player "Invite a friend" ({@link module:player_social}); when
  * its game starts for the player, the page goes to it. Nobody logged in: the login hint.
  * @module table_page
  */
@@ -10,6 +11,7 @@ import * as api from "./api.js";
 import { nodes, t } from "./i18n.js";
 import { currentPlayer, onIdentityChange, whenIdentityKnown } from "./identity.js";
 import { clockLabel, focusGuestName, goToGame, inviteBox, inviteUrl, loginHint, mySeat, seatsView, tableTitle } from "./lobby_tables.js";
+import { inviteControl } from "./player_social.js";
 import { inviteFor } from "./storage.js";
 import { h, replaceChildren } from "./util.js";
 
@@ -153,6 +155,10 @@ export class TablePage {
         ];
         const code = table.visibility === "invite" ? this.code || inviteFor(table.id) : null;
         if (code) actions.push(h("p", {}, nodes(t("Invitation link: {link}"), { link: inviteBox(inviteUrl(table.id, code)) })));
+        if (free && (table.visibility !== "invite" || code)) {
+          if (!this.inviteBox || this.inviteBox.tableId !== table.id) this.inviteBox = Object.assign(inviteControl(table, code), { tableId: table.id });
+          actions.push(this.inviteBox); // kept across redraws (its list of friends and status)
+        }
       } else if (free) {
         actions = [h("button", { type: "button", class: "primary", disabled: this.busy ? true : null, dataset: { testid: "join" }, onclick: () => this.act(() => api.joinTable(table.id, this.code)) }, t("Join"))];
         if (table.visibility === "invite" && !this.code) actions.push(h("p", { class: "dim" }, t("This table is by invitation: joining needs the host's invitation link.")));

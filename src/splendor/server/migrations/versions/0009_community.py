@@ -29,7 +29,9 @@ depends_on = None
 TZ = sa.DateTime(timezone=True)
 
 
-def _player(name: str, *, primary: bool = False, index: bool = False, null: str = "") -> sa.Column[str]:
+def _player(
+    name: str, *, primary: bool = False, index: bool = False, null: str = ""
+) -> sa.Column[str]:
     ondelete = "SET NULL" if null else "CASCADE"
     return sa.Column(
         name,
@@ -39,6 +41,31 @@ def _player(name: str, *, primary: bool = False, index: bool = False, null: str 
         nullable=bool(null),
         index=index,
     )
+
+
+def _fill_name_skeletons() -> None:
+    """The confusables skeleton of every existing account's name
+    (:func:`splendor.server.names.name_skeleton`; guests have none)."""
+    from splendor.server.names import name_skeleton
+
+    players = sa.table(
+        "players",
+        sa.column("id", sa.String),
+        sa.column("name", sa.String),
+        sa.column("name_key", sa.String),
+        sa.column("name_skeleton", sa.String),
+    )
+    bind = op.get_bind()
+    rows = bind.execute(
+        sa.select(players.c.id, players.c.name).where(players.c.name_key.is_not(None))
+    ).all()
+    if rows:
+        bind.execute(
+            players.update()
+            .where(players.c.id == sa.bindparam("pid"))
+            .values(name_skeleton=sa.bindparam("skeleton")),
+            [{"pid": pid, "skeleton": name_skeleton(name)} for pid, name in rows],
+        )
 
 
 def upgrade() -> None:
@@ -56,6 +83,7 @@ def upgrade() -> None:
         b.add_column(sa.Column("deleted_at", TZ, nullable=True))
     op.create_index("ix_players_email_key", "players", ["email_key"])
     op.create_index("ix_players_name_skeleton", "players", ["name_skeleton"])
+    _fill_name_skeletons()
     with op.batch_alter_table("player_sessions") as b:
         b.add_column(sa.Column("address_hash", sa.String(64), nullable=True))
 
