@@ -369,11 +369,12 @@ def test_a_guest_deletes_itself_without_a_password(client: TestClient) -> None:
 # --------------------------------------------------------------------------- one namespace
 
 
-@pytest.mark.parametrize("taken", ["Alice", "ALICE", "\u0410lice", "alice", "Ａｌｉｃｅ"])
+@pytest.mark.parametrize("taken", ["Alice", "ALICE", "\u0410lice", "alice", "Ａｌｉｃｅ", "AIice"])
 def test_names_are_one_namespace_across_case_and_confusables(
     client: TestClient, taken: str
 ) -> None:
     assert name_skeleton("Alice") == name_skeleton("ALICE") == name_skeleton("\u0410lice")
+    assert name_skeleton("AIice") == name_skeleton("Alice") != name_skeleton("Alicia")
     account(client, "Alice")
     r = client.post("/api/players/guest", json={"name": taken})
     assert r.status_code == 409 and "account" in r.json()["detail"], r.text
@@ -412,7 +413,7 @@ def test_the_migration_fills_the_skeletons_of_existing_accounts(tmp_path: Any) -
     with storage.session() as s:
         skeletons = dict(s.execute(select(PlayerRow.id, PlayerRow.name_skeleton)).all())
     storage.close()
-    assert skeletons == {"a": "alice", "g": None}
+    assert skeletons == {"a": name_skeleton("Alice"), "g": None}
 
 
 # --------------------------------------------------------------------------- rated: accounts

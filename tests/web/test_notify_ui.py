@@ -167,7 +167,12 @@ def test_a_notice_shows_in_an_open_tab_and_the_settings_change_the_channels(
     expect(box).to_be_checked()
     box.uncheck()
     expect(b.locator("[data-testid=notify-email-turn]")).not_to_be_checked()
-    settings = b.request.get(server + "/api/players/me/notifications").json()["settings"]
+    deadline = time.time() + 20  # the change is saved by a request of its own
+    while True:
+        settings = b.request.get(server + "/api/players/me/notifications").json()["settings"]
+        if settings["email"]["turn"] is False or time.time() > deadline:
+            break
+        time.sleep(0.1)
     assert settings["email"]["turn"] is False and settings["browser"]["turn"] is True
     # B's tab is open: B's turn shows there as a toast with a link to the game
     gid, first, _ = start_game(a, b, server)

@@ -282,25 +282,27 @@ class _Settings:
         app.state.events = events
         app.state.mail = self.mail
         app.state.mailer = Mailer(self.mail.smtp_url, self.mail.sender)
-        app.state.notifier = _notifier(self.mail, storage, hub, events, app.state.mailer)
+        notifier = _notifier(self.mail, storage, hub, events, app.state.mailer)
+        tournaments = Tournaments(storage, service, hub, min_clock=self.limits.min_clock)
+        app.state.notifier, app.state.tournaments = notifier, tournaments
         app.state.analyses, app.state.accounts = analyses, Accounts(storage)
         app.state.tables, app.state.listener = tables, listener
         app.state.player_feed = PlayerFeed(storage, hub, events)  # WS /ws/me's counts
-        app.state.tournaments = Tournaments(storage, service, hub, min_clock=self.limits.min_clock)
         try:
             await service.start()
             await analyses.start()
-            app.state.tournaments.start()
+            tournaments.start()
             if listener is not None:
                 listener.start()
             gc.freeze()  # see create_app's docstring: no full-collection pauses
             yield
         finally:
-            await app.state.notifier.close()
+            # this lifespan's own objects (app.state may hold a later lifespan's by now)
+            await notifier.close()
             if listener is not None:
                 await listener.close()
             await analyses.close()
-            await app.state.tournaments.close()
+            await tournaments.close()
             await service.close()
             for pool in owned:  # a decision under way ends within its time budget
                 await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)

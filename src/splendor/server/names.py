@@ -3,9 +3,9 @@
 Two names are **the same name** when their :func:`name_key` is equal (NFKC, case-folded:
 ``Ann``, ``ANN`` and the full-width ``Ａｎｎ``). Two names are **confusable** when their
 :func:`name_skeleton` is equal: the name case-folded, then every character replaced by
-the prototype it is confusable with, as Unicode Technical Standard #39 ("Unicode Security
-Mechanisms", section 4, *skeleton*) defines it, from the confusables table that the
-``confusable_homoglyphs`` package keeps. So ``Alice``, ``ALICE`` and ``Аlice`` (with a
+the prototype it is confusable with (or its capital's), as Unicode Technical Standard #39
+("Unicode Security Mechanisms", section 4, *skeleton*) defines it, from the confusables
+table that the ``confusable_homoglyphs`` package keeps. So ``Alice``, ``ALICE`` and ``Аlice`` (with a
 Cyrillic А) have one skeleton, and so do ``Paypal`` and ``Pаypаl``.
 
 The rules (:class:`.accounts.Accounts` enforces them, :func:`names_conflict` says which):
@@ -65,12 +65,21 @@ def _prototypes() -> dict[str, str]:
 
 def name_skeleton(name: str) -> str:
     """The confusables skeleton of ``name``: NFKC and case-folded, each character replaced
-    by its prototype (UTS #39), decomposed (NFD), case-folded again, at most
-    :data:`MAX_SKELETON` characters. Equal skeletons: names a reader can take for each
-    other (``skeleton("Аlice") == skeleton("alice")``)."""
+    by its prototype (UTS #39) or, when it has none, by the prototype of its capital (so
+    that case cannot hide a confusable: the capital ``I`` reads as ``l``, so ``i`` maps
+    where ``l`` does), decomposed (NFD), case-folded again, at most :data:`MAX_SKELETON`
+    characters. Equal skeletons: names a reader can take for each other
+    (``Alice``, ``ALICE``, ``AIice`` and ``Аlice`` with a Cyrillic А have one)."""
     folded = unicodedata.normalize("NFD", name_key(name))
     table = _prototypes()
-    mapped = "".join(table.get(ch, ch) for ch in folded)
+
+    def prototype(ch: str) -> str:
+        if ch in table:
+            return table[ch]
+        capital = ch.upper()
+        return table.get(capital, ch) if len(capital) == 1 else ch
+
+    mapped = "".join(prototype(ch) for ch in folded)
     return unicodedata.normalize("NFD", mapped).casefold()[:MAX_SKELETON]
 
 
