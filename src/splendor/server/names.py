@@ -5,8 +5,8 @@ Two names are **the same name** when their :func:`name_key` is equal (NFKC, case
 :func:`name_skeleton` is equal: the name case-folded, then every character replaced by
 the prototype it is confusable with (or its capital's), as Unicode Technical Standard #39
 ("Unicode Security Mechanisms", section 4, *skeleton*) defines it, from the confusables
-table that the ``confusable_homoglyphs`` package keeps. So ``Alice``, ``ALICE`` and ``Аlice`` (with a
-Cyrillic А) have one skeleton, and so do ``Paypal`` and ``Pаypаl``.
+table that the ``confusable_homoglyphs`` package keeps. So ``Alice``, ``ALICE``, ``AIice``
+and ``Аlice`` (with a Cyrillic А) have one skeleton, and so do ``Paypal`` and ``Pаypаl``.
 
 The rules (:class:`.accounts.Accounts` enforces them, :func:`names_conflict` says which):
 
