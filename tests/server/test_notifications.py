@@ -245,6 +245,33 @@ def test_a_reminder_before_the_deadline_of_the_player_who_did_not_move(
     del turn
 
 
+def test_a_restarted_server_reminds_of_the_deadline_without_a_second_turn_mail(
+    make_client: Callable[..., TestClient], smtp_server: tuple[str, Any], tmp_path: Path
+) -> None:
+    """The reminder's timer lives in the server's process: the restarted server arms it
+    again when it loads the games in progress with a clock (``game.resumed``), and does
+    not send the turn's mail again."""
+    url, inbox = smtp_server
+    database = f"sqlite:///{tmp_path / 'restart.db'}"
+    options = {"mail": MailConfig(smtp_url=url), "limits": Limits.unlimited_rates(min_clock=2)}
+    before = make_client(database, **options)
+    ann, _ = account(before, "Ann", "ann@example.org")
+    bob, _ = account(before, "Bob", "bob@example.org")
+    gid, first, _ = start_game(ann, bob, {"kind": "turn", "per_move": 8})
+    play_turn(first, gid)
+    settle(before)
+    waiting = "bob@example.org" if first is ann else "ann@example.org"
+    assert [m["Subject"] for m in mails_to(inbox, waiting)] == ["Your turn in Splendor Duel"]
+    before.__exit__(None, None, None)  # the server stops before the reminder is due
+    after = make_client(database, **options)
+    deadline = time.time() + 20
+    while len(mails_to(inbox, waiting)) < 2 and time.time() < deadline:
+        time.sleep(0.1)
+    settle(after)
+    subjects = [m["Subject"] for m in mails_to(inbox, waiting)]
+    assert len(subjects) == 2 and "left to play" in subjects[1], subjects
+
+
 def test_mail_is_rate_limited_per_player(mailing: tuple[TestClient, Any]) -> None:
     client, inbox = mailing
     _, pid = account(client, "Ann", "ann@example.org")

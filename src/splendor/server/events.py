@@ -11,6 +11,8 @@ Kinds (:data:`KINDS`) and their payloads:
 
 - ``"game.started"``, ``"game.moved"``, ``"game.finished"``: a :class:`GameEvent` (a game
   was created; a decision was committed or a seat changed hands; the game ended);
+- ``"game.resumed"``: a :class:`GameEvent` (a game with a running clock was loaded when the
+  server started: nothing happened in it, but its deadline runs again);
 - ``"table.joined"``: a :class:`TableEvent` (a player took a seat at a lobby table);
 - ``"tournament.round"``: a :class:`TournamentEvent` (a tournament's round or arena
   pairing made games for these players).
@@ -30,7 +32,14 @@ from typing import Any
 
 log = logging.getLogger("splendor.server.events")
 
-KINDS = ("game.started", "game.moved", "game.finished", "table.joined", "tournament.round")
+KINDS = (
+    "game.started",
+    "game.moved",
+    "game.finished",
+    "game.resumed",
+    "table.joined",
+    "tournament.round",
+)
 """The kinds of events (module docstring)."""
 
 

@@ -28,7 +28,7 @@ a public server, give ``--public-url``: a request's ``Host`` header is the clien
 choose.
 
 The deadline timers live in the process that runs the game; a restarted server arms them
-again at the game's next event.
+again when it loads the games in progress with a clock (``game.resumed``).
 """
 
 from __future__ import annotations
@@ -125,6 +125,7 @@ class Notifier:
         events.subscribe("game.started", self._on_game)
         events.subscribe("game.moved", self._on_game)
         events.subscribe("game.finished", self._on_finished)
+        events.subscribe("game.resumed", self._on_resumed)
         events.subscribe("table.joined", self._on_table)
         events.subscribe("tournament.round", self._on_round)
 
@@ -233,6 +234,18 @@ class Notifier:
             self._arm_deadline(ev, to_move)
         if to_move != mover:  # a new turn begins (not a later decision of the same turn)
             self._spawn(self._game_notice(ev, to_move, "turn"), "notify-turn")
+
+    def _on_resumed(self, ev: GameEvent) -> None:
+        """A game with a clock loaded at start-up: its deadline reminder is armed again
+        (the turn's own notice went before the restart)."""
+        self._loop = asyncio.get_running_loop()
+        to_move = ev.player_to_move
+        if not ev.turn_based or to_move is None:
+            return
+        self._to_move[ev.game_id] = to_move
+        self._cancel_timer(ev.game_id)
+        if ev.deadline is not None and ev.turn_seconds:
+            self._arm_deadline(ev, to_move)
 
     def _on_finished(self, ev: GameEvent) -> None:
         self._cancel_timer(ev.game_id)

@@ -129,8 +129,8 @@ class ServiceContext:
         )
 
     def emit_game(self, kind: str, live: LiveGame) -> None:
-        """Emit ``kind`` (``"game.started"``, ``"game.moved"``, ``"game.finished"``) for
-        ``live`` on the event bus."""
+        """Emit ``kind`` (``"game.started"``, ``"game.moved"``, ``"game.finished"``,
+        ``"game.resumed"``) for ``live`` on the event bus."""
         self.events.emit(kind, self.game_event(live))
 
     def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> None:

@@ -83,12 +83,16 @@ class Timers:
 
     async def resume_clocks(self) -> int:
         """Load every game in progress with a clock, so its timer runs (from now: the time
-        the server was down is charged to nobody). Returns how many were loaded; a database
-        error is logged (the games load on their next request)."""
+        the server was down is charged to nobody), and emit ``game.resumed`` for each
+        unfinished one (:mod:`.events`: the notifier re-arms its deadline reminder).
+        Returns how many were loaded; a database error is logged (the games load on their
+        next request)."""
         try:
             ids = await asyncio.to_thread(self._ctx.storage.active_clock_games)
             for game_id in ids:
-                await self._games.get(game_id)
+                live = await self._games.get(game_id)
+                if not live.finished:
+                    self._ctx.emit_game("game.resumed", live)
         except Exception:
             log.warning("the clocks of the games in progress were not resumed", exc_info=True)
             return 0
