@@ -345,17 +345,57 @@ def test_flights_follow_the_move(page):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_other_pages_fit_a_phone_in_each_language(new_page, server, language):
     """The lobby (its forms hold the longest words: a bot level's description in Dutch
-    made it 524 px wide), the leaderboard and a how-to page scroll only down at 390 px."""
+    made it 524 px wide; its list of open tables, with the host's rating, was 630 px wide
+    in Dutch), the leaderboard and a how-to page scroll only down at 390 px."""
+    host = new_page()  # a listed table of a guest whose name is long
+    assert host.request.post(server + "/api/players/guest", data={"name": "Gus 44a1"}).ok
+    body = {"game": "splendor", "num_players": 2, "clock": {"kind": "turn", "per_move": 86400}}
+    assert host.request.post(server + "/api/tables", data=body).ok
     page = new_page()
     page.set_viewport_size(PHONE)
     page.context.add_cookies([{"name": "lang", "value": language, "url": server}])
     for path, ready in (
-        ("/", "[data-testid=create-form]"),
+        ("/", "[data-testid=table-row]"),
         ("/leaderboard", "h1"),
         ("/howto/duel", "[data-testid=howto-body] h1"),
     ):
         page.goto(path)
         page.wait_for_selector(ready)
+        assert page.evaluate("() => document.documentElement.lang") == language
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        if width > PHONE["width"]:
+            screenshot(page, f"layout-failed-{language}{path.replace('/', '-')}")
+        assert width <= PHONE["width"], f"{path} in {language} is {width} px wide"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_community_pages_fit_a_phone_in_each_language(new_page, server, language):
+    """The pages of a logged-in player (issue 32: settings, my games, friends, the
+    tournaments and a tournament's own page) scroll only down at 390 px: the settings'
+    table of notification switches was 397 px wide in Dutch, the tournament form 451."""
+    page = new_page()
+    page.set_viewport_size(PHONE)
+    page.context.add_cookies([{"name": "lang", "value": language, "url": server}])
+    name = f"Layout {language} {random.randrange(10**6)}"
+    signed = page.request.post(
+        server + "/api/players/signup", data={"name": name, "password": "correct horse"}
+    )
+    assert signed.ok, signed.text()
+    made = page.request.post(
+        server + "/api/tournaments",
+        data={"name": "Phone cup", "game": "duel", "format": "swiss", "max_players": 8},
+    )
+    assert made.ok, made.text()
+    for path in (
+        "/settings",
+        "/games",
+        "/friends",
+        "/tournaments",
+        f"/tournaments/{made.json()['id']}",
+    ):
+        page.goto(path)
+        page.wait_for_selector("main h1")
+        page.wait_for_load_state("networkidle")
         assert page.evaluate("() => document.documentElement.lang") == language
         width = page.evaluate("() => document.documentElement.scrollWidth")
         if width > PHONE["width"]:

@@ -477,7 +477,7 @@ export class PublicLobby {
         table.visibility === "invite" ? h("span", { class: "badge invitation" }, t("by invitation")) : null,
         table.options && table.options.turn_cap ? h("span", { class: "dim" }, " · ", t("turn cap {n}", { n: table.options.turn_cap })) : null),
       h("td", {}, seatsView(table, this.player)),
-      h("td", { dataset: { testid: "host-rating" } }, hostRating(table)),
+      h("td", { dataset: { testid: "host-rating", label: t("host's rating") } }, hostRating(table)),
       h("td", { dataset: { testid: "table-clock" } }, clockLabel(table.clock)),
       h("td", { dataset: { testid: "table-rated" } }, h("span", { class: `badge ${table.rated ? "rated" : "unrated"}` }, table.rated ? t("rated") : t("unrated"))),
       h("td", { class: "actions" }, action, code ? inviteBox(inviteUrl(table.id, code)) : null));
