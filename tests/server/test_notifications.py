@@ -456,9 +456,11 @@ def browser_keys() -> tuple[Any, dict[str, str]]:
 
 
 def test_push_is_signed_with_vapid_and_encrypted_for_the_browser(
-    client: TestClient, push_service: PushService
+    make_client: Callable[..., TestClient], push_service: PushService
 ) -> None:
     import http_ece
+
+    client = make_client(mail=MailConfig(local_push_endpoints=True))  # the service is local
     from py_vapid import Vapid02
 
     ann, _ = account(client, "Ann", None)
@@ -531,6 +533,40 @@ def test_junk_subscriptions_are_refused(client: TestClient, body: dict[str, Any]
     r = ann.post("/api/push/subscriptions", json=body)
     assert r.status_code == 400, r.text
     assert ann.get("/api/players/me/notifications").json()["push"]["subscriptions"] == 0
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "http://push.example.org/x",
+        "https://localhost/x",
+        "https://push.localhost/x",
+        "https://127.0.0.1:8080/x",
+        "https://10.0.0.5/x",
+        "https://192.168.1.1/x",
+        "https://[::1]/x",
+        "https://169.254.169.254/latest/meta-data",
+        "https://metadata.google.internal/x",
+        "https://printer.local/x",
+        "https://intranet/x",
+    ],
+)
+def test_an_endpoint_on_the_servers_own_network_is_refused(
+    make_client: Callable[..., TestClient], endpoint: str
+) -> None:
+    """A player cannot make the server post to its own machine or network (server-side
+    request forgery): browsers' push services are https:// on public hosts. A server made
+    with ``local_push_endpoints`` (its tests, a push service of its own) takes them."""
+    _, keys = browser_keys()
+    client = make_client()
+    ann, _ = account(client, "Ann", None)
+    r = ann.post("/api/push/subscriptions", json={"endpoint": endpoint, "keys": keys})
+    assert r.status_code == 400, r.text
+    assert ann.get("/api/players/me/notifications").json()["push"]["subscriptions"] == 0
+    local = make_client(mail=MailConfig(local_push_endpoints=True))
+    bob, _ = account(local, "Bob", None)
+    r = bob.post("/api/push/subscriptions", json={"endpoint": endpoint, "keys": keys})
+    assert r.status_code == 201, r.text
 
 
 def test_subscriptions_need_a_player_and_can_be_removed(client: TestClient) -> None:

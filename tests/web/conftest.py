@@ -52,7 +52,9 @@ SERVER_CODE = """
 import sys, uvicorn
 from splendor.server.app import Limits, MailConfig, create_app
 limits = Limits(auth_rate=None, min_clock=2)
-mail = MailConfig(smtp_url=sys.argv[3] if len(sys.argv) > 3 else None)
+mail = MailConfig(
+    smtp_url=sys.argv[3] if len(sys.argv) > 3 else None, local_push_endpoints=True
+)
 app = create_app(database_url=sys.argv[1], bot_workers=1, limits=limits, mail=mail)
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
 """

@@ -213,7 +213,7 @@ def create_app(
 
 @dataclasses.dataclass(frozen=True)
 class MailConfig:
-    """E-mail settings (``splendor serve --smtp-url --mail-from --public-url``).
+    """E-mail and notification settings (``splendor serve --smtp-url --mail-from --public-url``).
 
     Attributes:
         smtp_url: the SMTP server (:func:`.mailer.parse_smtp_url`); None: mails are
@@ -222,11 +222,16 @@ class MailConfig:
         public_url: the site's address as its players reach it, for the links in mails
             (``https://splendor.example.org``); None: the address of the request that
             caused the mail.
+        local_push_endpoints: take Web Push subscriptions whose endpoint is ``http://``
+            or on a local address (tests, a push service of your own); off, only
+            ``https://`` on a public host, so that no player can make the server post to
+            its own network (:func:`.push.check_endpoint`).
     """
 
     smtp_url: str | None = None
     sender: str = "Splendor <noreply@localhost>"
     public_url: str | None = None
+    local_push_endpoints: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -313,7 +318,7 @@ def _notifier(
     mail: MailConfig, storage: Storage, hub: Hub, events: Events, mailer: Mailer
 ) -> Notifier:
     """The notifications of the app (:mod:`.notifications`), subscribed to its events."""
-    push = Push(storage, contact_of(mail.sender))
+    push = Push(storage, contact_of(mail.sender), mail.local_push_endpoints)
     delivery = Delivery(storage, hub, mailer, push, Unsubscribe(storage))
     return Notifier(events, delivery, mail.public_url)
 

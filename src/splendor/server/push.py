@@ -10,9 +10,10 @@ by ``pywebpush``, which posts it with ``requests``: blocking, so the notifier se
 thread. A push service that answers 404 or 410 says the subscription is gone: it is
 deleted.
 
-The endpoints are URLs the browsers' push services chose (``https://``; ``http://`` is
-accepted for a push service on the same machine, as the tests run one). The server only
-ever posts encrypted messages to them and never shows what they answer.
+The endpoints are URLs the browsers' push services chose: ``https://`` on a public host
+(``http://`` and local hosts only with ``local_endpoints``, for a push service on the same
+machine, as the tests run one: :func:`check_endpoint`). The server only ever posts
+encrypted messages to them and never shows what they answer.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import ipaddress
 import json
 import logging
 import threading
@@ -92,12 +94,18 @@ class Subscription:
         return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
 
 
-def check_endpoint(endpoint: Any) -> str:
+def check_endpoint(endpoint: Any, local: bool = False) -> str:
     """``endpoint`` if it can be a push service's URL.
 
+    Browsers' push services are ``https://`` URLs on public hosts. Unless ``local``, any
+    other endpoint is refused, so that no player can make the server post to an address
+    of its own machine or network (``http://``, ``localhost``, a ``.local`` or
+    ``.internal`` name, a loopback, private, link-local or reserved IP address). With
+    ``local`` (tests; a push service of your own), ``http://`` and those hosts are taken.
+
     Raises:
-        BadRequest: not text, too long, not ``http(s)://host/...``, or with a user name,
-            a password, a fragment or a control character.
+        BadRequest: not text, too long, not ``https://host/...`` (as above), or with a
+            user name, a password, a fragment or a control character.
     """
     if not isinstance(endpoint, str) or not endpoint:
         raise BadRequest("endpoint is the push service's URL (text)")
@@ -110,16 +118,32 @@ def check_endpoint(endpoint: Any) -> str:
         _ = parts.port
     except ValueError:
         raise BadRequest("endpoint has a malformed port") from None
-    if parts.scheme not in ("https", "http") or not parts.hostname:
+    if parts.scheme not in (("https", "http") if local else ("https",)) or not parts.hostname:
         raise BadRequest("endpoint is an https:// URL of a push service")
     if parts.username is not None or parts.password is not None or parts.fragment:
         raise BadRequest("endpoint cannot hold a user name, a password or a fragment")
+    if not local and _internal_host(parts.hostname):
+        raise BadRequest("endpoint is a push service's public address, not a local one")
     return endpoint
 
 
-def check_subscription(body: Any) -> Subscription:
+def _internal_host(hostname: str) -> bool:
+    """Whether ``hostname`` names this machine or a local network (see
+    :func:`check_endpoint`)."""
+    host = hostname.lower().rstrip(".")
+    if host == "localhost" or host.endswith((".localhost", ".local", ".internal", ".lan")):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return "." not in host  # a bare name resolves on the local network
+    return not address.is_global
+
+
+def check_subscription(body: Any, local: bool = False) -> Subscription:
     """The subscription of a browser's ``PushSubscription.toJSON()``: ``{"endpoint",
-    "keys": {"p256dh", "auth"}, "expirationTime"?}``.
+    "keys": {"p256dh", "auth"}, "expirationTime"?}`` (``local``: as
+    :func:`check_endpoint`).
 
     Raises:
         BadRequest: a malformed endpoint (:func:`check_endpoint`), ``p256dh`` that is not
@@ -128,7 +152,7 @@ def check_subscription(body: Any) -> Subscription:
     """
     if not isinstance(body, dict):
         raise BadRequest("a push subscription is an object {endpoint, keys: {p256dh, auth}}")
-    endpoint = check_endpoint(body.get("endpoint"))
+    endpoint = check_endpoint(body.get("endpoint"), local)
     keys = body.get("keys")
     if not isinstance(keys, dict):
         raise BadRequest("keys is an object {p256dh, auth}")
@@ -161,11 +185,14 @@ class Push:
         storage: the server's storage (schema migrated).
         contact: the address push services may write to about this server (the VAPID
             ``sub`` claim, ``mailto:...``).
+        local_endpoints: take endpoints on ``http://`` and on local addresses
+            (:func:`check_endpoint`; tests, a push service of your own).
     """
 
-    def __init__(self, storage: Storage, contact: str) -> None:
+    def __init__(self, storage: Storage, contact: str, local_endpoints: bool = False) -> None:
         self.storage = storage
         self.contact = contact
+        self.local_endpoints = local_endpoints
         self.sent = 0
         self._vapid: Any = None
         self._lock = threading.Lock()
@@ -197,7 +224,7 @@ class Push:
         Raises:
             BadRequest: a malformed subscription (nothing is stored).
         """
-        sub = check_subscription(body)
+        sub = check_subscription(body, self.local_endpoints)
         key = endpoint_hash(sub.endpoint)
         values = {"player_id": player_id, "p256dh": sub.p256dh, "auth": sub.auth}
         with self.storage.engine.begin() as c:
