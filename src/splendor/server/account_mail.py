@@ -183,11 +183,14 @@ def check_address(value: Any) -> str:
 
     Raises:
         BadRequest: not a string, or not a single well-formed address (a line break, a
-            control character, no ``@domain.tld``, longer than 254 characters).
+            control character, a lone surrogate, no ``@domain.tld``, longer than 254
+            characters).
     """
     if not isinstance(value, str):
         raise BadRequest(f'"email" must be a string, got {type(value).__name__}')
     try:
+        if not storable(value):
+            raise ValueError("not storable")
         return clean_address(value)
     except ValueError:
         raise BadRequest(
@@ -433,6 +436,7 @@ class AccountMail:
         Raises:
             BadRequest: a bad password (:func:`.accounts.check_password`) or token type.
             NotFound, Conflict, Gone: as :func:`_usable` (nothing changes).
+            Conflict: the account's address changed since the link was mailed to it.
         """
         check_password(password)
         with self.storage.session() as s:
@@ -446,6 +450,8 @@ class AccountMail:
             ).first()
             if player is None or player.name_key is None:
                 raise NotFound(N_("this link is not valid: ask for a new one"))
+            if player.email_key != row.email:  # mailed to an address the account left
+                raise Conflict(N_("this link is for an address that is not yours any more"))
             _spend(c, row)
             _retire(c, row.player_id, RESET)
             c.execute(

@@ -391,8 +391,8 @@ class Accounts:
             with self.storage.session() as s:
                 row = s.scalars(select(PlayerRow).where(PlayerRow.name_key == key)).first()
         stored = row.password_hash if row is not None and row.password_hash else None
-        try:
-            self.hasher.verify(stored or self._dummy_hash, password)
+        try:  # a password that cannot be encoded (a lone surrogate) is a wrong one
+            self.hasher.verify(stored or self._dummy_hash, password if storable(password) else "")
         except (VerificationError, InvalidHashError):
             raise wrong from None
         if row is None or stored is None:
@@ -419,8 +419,8 @@ class Accounts:
             raise BadRequest(N_("type your current password"))
         with self.storage.session() as s:
             stored = s.scalar(select(PlayerRow.password_hash).where(PlayerRow.id == player_id))
-        try:
-            self.hasher.verify(stored or self._dummy_hash, password)
+        try:  # a password that cannot be encoded (a lone surrogate) is a wrong one
+            self.hasher.verify(stored or self._dummy_hash, password if storable(password) else "")
         except (VerificationError, InvalidHashError):
             raise BadCredentials(N_("wrong password")) from None
         if not stored:

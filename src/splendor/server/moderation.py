@@ -555,12 +555,15 @@ class Moderation:
         most ``limit`` rows with ids below ``before`` (a whole number, or None: the newest).
 
         Raises:
-            BadRequest: ``before`` is not a whole number.
+            BadRequest: ``before`` is not a whole number (of at most 31 bits, as the ids).
         """
         query = select(AuditRow).order_by(AuditRow.id.desc()).limit(min(limit, AUDIT_PAGE))
         if before is not None:
             try:
-                query = query.where(AuditRow.id < int(before))
+                value = int(before)
+                if abs(value) >= 2**31:  # past the databases' integer column
+                    raise ValueError(value)
+                query = query.where(AuditRow.id < value)
             except (TypeError, ValueError):
                 raise BadRequest('"before" must be a whole number (an audit row id)') from None
         with self.storage.session() as s:

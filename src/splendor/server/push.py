@@ -255,7 +255,7 @@ class Push:
         Raises:
             BadRequest: a malformed endpoint.
         """
-        key = endpoint_hash(check_endpoint(endpoint))
+        key = endpoint_hash(check_endpoint(endpoint, self.local_endpoints))
         with self.storage.engine.begin() as c:
             gone = c.execute(
                 delete(PushSubscriptionRow).where(

@@ -9,8 +9,9 @@ against the ``action`` rate (an invitation against ``create``):
 - ``POST /api/players/{id}/follow``, ``DELETE /api/players/{id}/follow``: follow or stop
   following (idempotent); ``POST /api/players/{id}/block``, ``DELETE
   /api/players/{id}/block``: block or unblock (idempotent; blocking ends the follows
-  between the two). Each answers ``{"relation": {"following", "followed_by", "friend",
-  "blocked"}}``. 400: oneself; 404: no such player; 403: following across a block.
+  between the two, and the blocker leaves the open tables where both sit). Each answers
+  ``{"relation": {"following", "followed_by", "friend", "blocked"}}``. 400: oneself;
+  404: no such player; 403: following across a block.
 - ``GET /api/players/{id}/relation``: ``{"relation": {...}}`` as above.
 - ``GET /api/me/friends``: ``{"friends": [...], "following": [...], "followers": [...]}``
   (:func:`.social.friends`), each player with ``"online"`` (an open ``/ws/me``).
@@ -33,6 +34,7 @@ import secrets
 from typing import Any
 
 from fastapi import APIRouter, Request
+from sqlalchemy import select
 
 from ..game import get_game
 from . import social
@@ -42,7 +44,7 @@ from .my_games import FINISHED_LIMIT, entries, read_games
 from .player_feed import is_online, send_to_player
 from .players_api import check_same_site
 from .request_context import body_of, hit_rate, hub_of, player_of, service_of, tables_of
-from .storage import Storage, TableRow, utcnow
+from .storage import Storage, TableRow, TableSeatRow, utcnow
 from .table_forms import OPEN, invite_hash
 from .tables_api import NotLoggedIn
 
@@ -108,7 +110,9 @@ def social_router() -> APIRouter:
 
     @router.post("/api/players/{player_id}/block")
     async def block(request: Request, player_id: str) -> dict[str, Any]:
-        return await change(request, player_id, social.block)
+        answer = await change(request, player_id, social.block)
+        await _leave_shared_tables(request, await required(request), player_id)
+        return answer
 
     @router.delete("/api/players/{player_id}/block")
     async def unblock(request: Request, player_id: str) -> dict[str, Any]:
@@ -146,6 +150,35 @@ def social_router() -> APIRouter:
         return await invite_friend(request, player, table_id, await body_of(request))
 
     return router
+
+
+def _shared_tables(storage: Storage, player_id: str, other_id: str) -> list[str]:
+    """The open tables where both players sit."""
+    with storage.session() as s:
+        mine = select(TableSeatRow.table_id).where(TableSeatRow.player_id == player_id)
+        return list(
+            s.scalars(
+                select(TableRow.id)
+                .join(TableSeatRow, TableSeatRow.table_id == TableRow.id)
+                .where(
+                    TableSeatRow.player_id == other_id,
+                    TableRow.status == OPEN,
+                    TableRow.id.in_(mine),
+                )
+            )
+        )
+
+
+async def _leave_shared_tables(request: Request, player: Player, other_id: str) -> None:
+    """After ``player`` blocked ``other_id``: ``player`` leaves the open tables where both
+    sit, so that the pair is never seated together in a game (the other is not told why;
+    a host's seat passes on, :meth:`.tables.Tables.leave`)."""
+    storage = storage_of(request)
+    for table_id in await asyncio.to_thread(_shared_tables, storage, player.id, other_id):
+        try:
+            await tables_of(request).leave(player, table_id)
+        except Conflict:
+            pass  # started or left meanwhile
 
 
 def _check_invitable(

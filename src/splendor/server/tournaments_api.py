@@ -32,6 +32,7 @@ from .accounts import Player
 from .errors import N_, BadRequest, NotFound, ServiceError
 from .hub import Hub, Subscriber
 from .players_api import check_same_site
+from .storage import storable
 from .tournament_runner import channel
 from .tournament_service import Tournaments
 
@@ -99,7 +100,7 @@ def tournaments_router(
     @router.get("/api/players/{player_id}/tournaments")
     async def of_player(request: Request, player_id: str) -> dict[str, Any]:
         hit_rate("action", request)
-        if not 1 <= len(player_id) <= 32:
+        if not 1 <= len(player_id) <= 32 or not storable(player_id):
             raise NotFound(N_("no player {player}"), player=repr(player_id[:40]))
         return {"tournaments": await tournaments_of(request).of_player(player_id)}
 
