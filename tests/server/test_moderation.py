@@ -1,6 +1,6 @@
 """Moderation (issue 32): reports and their limits, the admin role granted by ``splendor
 admin``, the moderators' queue, mute (chat refused), ban (log-in refused, old sessions
-dead, no guest from the banned address, Play now refused), rename, the audit log; and
+dead, no guest or account from the banned address, Play now refused), rename, the audit log; and
 403 for everybody else on every moderators' route."""
 
 from __future__ import annotations
@@ -284,6 +284,10 @@ def test_a_ban_locks_the_player_out_everywhere(site: dict[str, Any]) -> None:
     # no new guest from the banned address; another address is fine
     r = browser(client, "10.0.0.3").post("/api/players/guest", json={"name": "Cal2"})
     assert r.status_code == 403 and "address" in r.json()["detail"]
+    # nor a new account
+    signup = {"name": "Calvin", "password": PASSWORD}
+    r = browser(client, "10.0.0.3").post("/api/players/signup", json=signup)
+    assert r.status_code == 403 and "account" in r.json()["detail"]
     assert (
         browser(client, "10.0.0.30").post("/api/players/guest", json={"name": "Al"}).status_code
         == 201

@@ -140,9 +140,9 @@ def check_can_chat(storage: Storage, player_id: str | None) -> None:
         )
 
 
-def check_address(storage: Storage, address: str) -> None:
-    """Refuse a new guest from an address a banned player used less than
-    :data:`ADDRESS_BAN` ago.
+def check_address(storage: Storage, address: str, account: bool = False) -> None:
+    """Refuse a new guest (``account``: a new account) from an address a banned player
+    used less than :data:`ADDRESS_BAN` ago.
 
     Raises:
         Forbidden: the address is banned (403).
@@ -154,6 +154,10 @@ def check_address(storage: Storage, address: str) -> None:
                 BannedAddressRow.address_hash == address_hash(address),
                 BannedAddressRow.created_at > since,
             )
+        )
+    if hit is not None and account:
+        raise Forbidden(
+            N_("no new account can be made from your address for now; log in to your account")
         )
     if hit is not None:
         raise Forbidden(

@@ -138,6 +138,8 @@ def players_router(
         hit_rate("auth", request)
         check_same_site(request)
         body = await body_of(request)
+        storage = accounts_of(request).storage
+        await asyncio.to_thread(check_address, storage, _address(request), account=True)
         player, token = await asyncio.to_thread(
             accounts_of(request).sign_up,
             body.get("name"),
