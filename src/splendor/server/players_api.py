@@ -81,6 +81,12 @@ async def _note_address(accounts: Accounts, request: Request, token: str) -> Non
     await asyncio.to_thread(note_session_address, accounts.storage, token, _address(request))
 
 
+async def _check_address(accounts: Accounts, request: Request, account: bool) -> None:
+    """Refuse a new guest (``account``: a new account) from a banned address
+    (:func:`.moderation.check_address`; 403)."""
+    await asyncio.to_thread(check_address, accounts.storage, _address(request), account)
+
+
 async def _remember_language(request: Request, accounts: Accounts, player: Player) -> Player:
     """``player`` with the request's language as the language of its mails (stored)."""
     language = language_of(request)
@@ -129,7 +135,7 @@ def players_router(
         hit_rate("auth", request)
         check_same_site(request)
         body = await body_of(request)
-        await asyncio.to_thread(check_address, accounts_of(request).storage, _address(request))
+        await _check_address(accounts_of(request), request, False)
         player, token = await asyncio.to_thread(accounts_of(request).create_guest, body.get("name"))
         return await logged_in(request, player, token, 201)
 
@@ -138,8 +144,7 @@ def players_router(
         hit_rate("auth", request)
         check_same_site(request)
         body = await body_of(request)
-        storage = accounts_of(request).storage
-        await asyncio.to_thread(check_address, storage, _address(request), account=True)
+        await _check_address(accounts_of(request), request, True)
         player, token = await asyncio.to_thread(
             accounts_of(request).sign_up,
             body.get("name"),
