@@ -24,8 +24,9 @@ import asyncio
 import logging
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 
+from .channel_socket import serve_channel
 from .events import Events, GameEvent
 from .hub import Hub, Subscriber
 from .my_games import waiting_count, waiting_counts
@@ -126,44 +127,17 @@ async def me_socket(websocket: WebSocket) -> None:
     storage: Storage = websocket.app.state.storage
     sub = hub.subscribe(channel(player.id), None)
     sub.player_id, sub.player_name = player.id, player.name
-    sender = asyncio.create_task(send_loop(websocket, sub))
-    try:
+
+    async def count() -> None:
         await _send_count(storage, sub, player.id)
-        await _receive(websocket, storage, sub, player.id)
-    finally:
-        sender.cancel()
-        hub.unsubscribe(sub)
-        await asyncio.gather(sender, return_exceptions=True)
+
+    refusal = 'this connection takes {"type": "ping"} and {"type": "count"}'
+    await serve_channel(websocket, hub, sub, send_loop, count, refusal, {"count": count})
 
 
 async def _send_count(storage: Storage, sub: Subscriber, player_id: str) -> None:
     count = await asyncio.to_thread(waiting_count, storage, player_id)
     sub.send({"type": "waiting", "count": count})
-
-
-async def _receive(websocket: WebSocket, storage: Storage, sub: Subscriber, player_id: str) -> None:
-    """The client's messages: pings and count requests; anything else gets an error."""
-    while True:
-        try:
-            message = await websocket.receive_json()
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        except ValueError:
-            sub.send({"type": "error", "status": 400, "message": "send JSON messages"})
-            continue
-        kind = message.get("type") if isinstance(message, dict) else None
-        if kind == "ping":
-            sub.send({"type": "pong"})
-        elif kind == "count":
-            await _send_count(storage, sub, player_id)
-        else:
-            sub.send(
-                {
-                    "type": "error",
-                    "status": 400,
-                    "message": 'this connection takes {"type": "ping"} and {"type": "count"}',
-                }
-            )
 
 
 __all__ = [

@@ -32,10 +32,11 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Request, WebSocket
 
 from .accounts import Player
-from .errors import N_, BadRequest, ServiceError
+from .channel_socket import serve_channel
+from .errors import N_, ServiceError
 from .hub import Hub, Subscriber
 from .lobby_filters import LobbyFilter
 from .players_api import check_same_site
@@ -194,23 +195,10 @@ async def serve_lobby(
     hub: Hub = websocket.app.state.hub
     sub = hub.subscribe(LOBBY, None)
     sub.player_id = None if player is None else player.id
-    sender = asyncio.create_task(send_loop(websocket, sub))
-    try:
+
+    async def first() -> None:
         sub.send({"type": "lobby", "tables": await asyncio.to_thread(tables.lobby, sub.player_id)})
-        while True:
-            try:
-                message = await websocket.receive_json()
-            except (WebSocketDisconnect, RuntimeError):
-                return
-            except ValueError:
-                sub.send({"type": "error", "status": 400, "message": "send JSON messages"})
-                continue
-            if isinstance(message, dict) and message.get("type") == "ping":
-                sub.send({"type": "pong"})
-            else:
-                error = BadRequest('the lobby only takes {"type": "ping"}')
-                sub.send({"type": "error", "status": error.status, "message": error.message})
-    finally:
-        sender.cancel()
-        hub.unsubscribe(sub)
-        await asyncio.gather(sender, return_exceptions=True)
+
+    await serve_channel(
+        websocket, hub, sub, send_loop, first, 'the lobby only takes {"type": "ping"}'
+    )

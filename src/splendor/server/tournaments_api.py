@@ -22,14 +22,14 @@ started, or not registered.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Request, WebSocket
 
 from .accounts import Player
-from .errors import N_, BadRequest, NotFound, ServiceError
+from .channel_socket import serve_channel
+from .errors import N_, NotFound, ServiceError
 from .hub import Hub, Subscriber
 from .players_api import check_same_site
 from .storage import storable
@@ -126,26 +126,12 @@ async def serve_tournament(
         return
     hub: Hub = websocket.app.state.hub
     sub = hub.subscribe(channel(first["id"]), None)
-    sender = asyncio.create_task(send_loop(websocket, sub))
-    try:
+
+    async def send_first() -> None:
         sub.send({"type": "tournament", "tournament": first})
-        while True:
-            try:
-                message = await websocket.receive_json()
-            except (WebSocketDisconnect, RuntimeError):
-                return
-            except ValueError:
-                sub.send({"type": "error", "status": 400, "message": "send JSON messages"})
-                continue
-            if isinstance(message, dict) and message.get("type") == "ping":
-                sub.send({"type": "pong"})
-            else:
-                error = BadRequest('a tournament page only takes {"type": "ping"}')
-                sub.send({"type": "error", "status": error.status, "message": error.message})
-    finally:
-        sender.cancel()
-        hub.unsubscribe(sub)
-        await asyncio.gather(sender, return_exceptions=True)
+
+    refusal = 'a tournament page only takes {"type": "ping"}'
+    await serve_channel(websocket, hub, sub, send_loop, send_first, refusal)
 
 
 __all__ = ["serve_tournament", "tournaments_of", "tournaments_router"]
