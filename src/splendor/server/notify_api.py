@@ -34,30 +34,19 @@ from fastapi.responses import FileResponse, HTMLResponse
 from sqlalchemy import select, update
 
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES
-from .accounts import Player
 from .errors import N_, BadRequest, NotFound
 from .notifications import Notifier
 from .notify_mail import unsubscribed_text
 from .notify_prefs import CHANNELS, KINDS, effective, merged
-from .players_api import check_same_site
-from .request_context import body_of, hit_rate, player_of
+from .request_context import body_of, hit_rate, required_player
 from .rows import PlayerRow
 from .storage import Storage
-from .tables_api import NotLoggedIn
 
 
 def notifier_of(request: Request) -> Notifier:
     """The app's notifier."""
     notifier: Notifier = request.app.state.notifier  # set by the lifespan
     return notifier
-
-
-async def _required(request: Request) -> Player:
-    check_same_site(request)
-    player = await player_of(request)
-    if player is None:
-        raise NotLoggedIn(N_("play as a guest or log in first (POST /api/players/guest)"))
-    return player
 
 
 def _settings(storage: Storage, notifier: Notifier, player_id: str) -> dict[str, Any]:
@@ -121,7 +110,7 @@ def notify_router(web: Path) -> APIRouter:
     @router.get("/api/players/me/notifications")
     async def settings(request: Request) -> dict[str, Any]:
         hit_rate("action", request)
-        player = await _required(request)
+        player = await required_player(request)
         return await asyncio.to_thread(
             _settings, storage_of(request), notifier_of(request), player.id
         )
@@ -129,7 +118,7 @@ def notify_router(web: Path) -> APIRouter:
     @router.put("/api/players/me/notifications")
     async def change(request: Request) -> dict[str, Any]:
         hit_rate("action", request)
-        player = await _required(request)
+        player = await required_player(request)
         body = await body_of(request)
         storage = storage_of(request)
         await asyncio.to_thread(_change, storage, player.id, body)
@@ -144,7 +133,7 @@ def notify_router(web: Path) -> APIRouter:
     @router.post("/api/push/subscriptions", status_code=201)
     async def subscribe(request: Request) -> dict[str, Any]:
         hit_rate("action", request)
-        player = await _required(request)
+        player = await required_player(request)
         body = await body_of(request)
         push = notifier_of(request).delivery.push
         await asyncio.to_thread(push.subscribe, player.id, body)
@@ -153,7 +142,7 @@ def notify_router(web: Path) -> APIRouter:
     @router.delete("/api/push/subscriptions")
     async def unsubscribe_push(request: Request) -> dict[str, Any]:
         hit_rate("action", request)
-        player = await _required(request)
+        player = await required_player(request)
         body = await body_of(request)
         if "endpoint" not in body:
             raise BadRequest("the body is {endpoint}: the subscription's endpoint")

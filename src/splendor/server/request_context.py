@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from fastapi import Request, WebSocket
 from fastapi.responses import Response
 
-from .errors import N_, BadRequest, NotFound
-from .players_api import SESSION_COOKIE, same_site
+from .errors import N_, BadRequest, NotFound, ServiceError
+from .players_api import SESSION_COOKIE, check_same_site, same_site
 from .protocol import MalformedJSONError, loads_json
 
 if TYPE_CHECKING:
@@ -100,6 +101,34 @@ async def player_of(connection: Connection) -> Player | None:
     if token is None:
         return None
     return await asyncio.to_thread(accounts_of(connection).player_for_session, token)
+
+
+class NotLoggedIn(ServiceError):
+    """A request that needs a player without a session (401)."""
+
+    status = 401
+
+
+async def required_player(
+    request: Request,
+    player_of: Callable[[Request], Awaitable[Player | None]] = player_of,
+) -> Player:
+    """The session's player of a request that needs one (same-site requests only).
+
+    Args:
+        request: the request.
+        player_of: how to read its player (default :func:`player_of`; the routers that
+            are given the app's take that one).
+
+    Raises:
+        NotLoggedIn: no session (401).
+        Forbidden: a cookie-carrying request from another site's page (403).
+    """
+    check_same_site(request)
+    player = await player_of(request)
+    if player is None:
+        raise NotLoggedIn(N_("play as a guest or log in first (POST /api/players/guest)"))
+    return player
 
 
 async def player_id_of(connection: Connection) -> str | None:

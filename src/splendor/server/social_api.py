@@ -42,26 +42,15 @@ from .accounts import Player
 from .errors import N_, BadRequest, Conflict, Forbidden, Text
 from .my_games import FINISHED_LIMIT, entries, read_games
 from .player_feed import is_online, send_to_player
-from .players_api import check_same_site
-from .request_context import body_of, hit_rate, hub_of, player_of, service_of, tables_of
+from .request_context import body_of, hit_rate, hub_of, required_player, service_of, tables_of
 from .storage import Storage, TableRow, TableSeatRow, utcnow
 from .table_forms import OPEN, invite_hash
-from .tables_api import NotLoggedIn
 
 log = logging.getLogger(__name__)
 
 
-async def required(request: Request) -> Player:
-    """The session's player (same-site requests only).
-
-    Raises:
-        NotLoggedIn: no session (401). Forbidden: a request from another site's page.
-    """
-    check_same_site(request)
-    player = await player_of(request)
-    if player is None:
-        raise NotLoggedIn(N_("play as a guest or log in first (POST /api/players/guest)"))
-    return player
+required = required_player
+"""The session's player (:func:`.request_context.required_player`)."""
 
 
 def storage_of(request: Request) -> Storage:

@@ -36,22 +36,15 @@ from fastapi import APIRouter, Request, WebSocket
 
 from .accounts import Player
 from .channel_socket import serve_channel
-from .errors import N_, ServiceError
 from .hub import Hub, Subscriber
 from .lobby_filters import LobbyFilter
-from .players_api import check_same_site
+from .request_context import required_player
 from .tables import STARTED, Tables
 
 log = logging.getLogger(__name__)
 
 LOBBY = "lobby"
 """The :class:`.hub.Hub` key of the lobby's WebSockets."""
-
-
-class NotLoggedIn(ServiceError):
-    """A request that needs a player without a session (401)."""
-
-    status = 401
 
 
 class LobbyFeed:
@@ -118,11 +111,7 @@ def tables_router(
     router = APIRouter()
 
     async def required(request: Request) -> Player:
-        check_same_site(request)
-        player = await player_of(request)
-        if player is None:
-            raise NotLoggedIn(N_("play as a guest or log in first (POST /api/players/guest)"))
-        return player
+        return await required_player(request, player_of)
 
     @router.get("/api/tables")
     async def lobby(request: Request) -> dict[str, Any]:

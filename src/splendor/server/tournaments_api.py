@@ -29,18 +29,12 @@ from fastapi import APIRouter, Request, WebSocket
 
 from .accounts import Player
 from .channel_socket import serve_channel
-from .errors import N_, NotFound, ServiceError
+from .errors import N_, NotFound
 from .hub import Hub, Subscriber
-from .players_api import check_same_site
+from .request_context import required_player
 from .storage import storable
 from .tournament_runner import channel
 from .tournament_service import Tournaments
-
-
-class NotLoggedIn(ServiceError):
-    """A request that needs a player without a session (401)."""
-
-    status = 401
 
 
 def tournaments_of(connection: Request | WebSocket) -> Tournaments:
@@ -60,11 +54,7 @@ def tournaments_router(
     router = APIRouter()
 
     async def required(request: Request) -> Player:
-        check_same_site(request)
-        player = await player_of(request)
-        if player is None:
-            raise NotLoggedIn(N_("play as a guest or log in first (POST /api/players/guest)"))
-        return player
+        return await required_player(request, player_of)
 
     @router.get("/api/tournaments")
     async def listing(request: Request) -> dict[str, Any]:
