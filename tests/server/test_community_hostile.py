@@ -141,3 +141,30 @@ def test_a_block_between_seated_players_never_starts_their_game(client: TestClie
     seated = {s["player_id"] for s in table["seats"]} - {None}
     assert table["status"] == "open" and seated == {b["id"], c["id"]}
     assert table["host"] == b["id"]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_two_players_who_block_each_other_joining_at_once_cannot_both_sit(
+    make_client: Callable[..., TestClient], backend: str, request: pytest.FixtureRequest
+) -> None:
+    """The race the join's first check cannot see: Bob's request passed that check before
+    Ann sat down. The seat-taking statement checks the block again (and the joins of one
+    table are serialized), so Bob is refused with the block's 403 and is not seated."""
+    from splendor.server.errors import Forbidden
+    from splendor.server.tables import Tables
+
+    url = request.getfixturevalue("postgres_url") if backend == "postgresql" else None
+    client = make_client(url)
+    host, _ = account(client, "Host")
+    ann, a = account(client, "Ann")
+    bob, b = account(client, "Bob")
+    assert ann.post(f"/api/players/{b['id']}/block").status_code == 200
+    r = host.post("/api/tables", json={"game": "splendor", "num_players": 4, "rated": False})
+    tid = r.json()["id"]
+    assert ann.post(f"/api/tables/{tid}/join").status_code == 200
+    tables: Tables = client.app.state.tables  # type: ignore[attr-defined]
+    with pytest.raises(Forbidden, match="block"):
+        tables._take_seat(tid, b["id"], [2, 3])  # as Bob's join, racing Ann's
+    seated = {s["player_id"] for s in client.get(f"/api/tables/{tid}").json()["seats"]}
+    assert b["id"] not in seated and a["id"] in seated
+    assert tables._take_seat(tid, account(client, "Cat")[1]["id"], [2, 3]) is True

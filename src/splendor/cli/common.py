@@ -5,13 +5,35 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 
 if TYPE_CHECKING:
     from rich.progress import Progress
+
+def _plain_flags() -> None:
+    """Show a flag (``--quiet``, ``--progress/--no-progress``, ``--help``) plainly in every
+    command's ``--help``, without the ``<bool>`` that typer's rich panel gives any option:
+    a flag takes no value. Done once here, for the ``splendor`` command and all its
+    subcommands (typer builds each option from :class:`typer.core.TyperOption`)."""
+    from typer.core import TyperOption
+
+    typed = TyperOption.display_type_rich
+    if getattr(typed, "plain_flags", False):
+        return
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        if self.is_flag or self.count:
+            return None
+        return typed(self, ctx)
+
+    display_type_rich.plain_flags = True  # type: ignore[attr-defined]  # marks the patch
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+
+
+_plain_flags()
 
 app = typer.Typer(
     help="Splendor: play in the terminal, replay records, benchmark the engine.",

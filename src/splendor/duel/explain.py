@@ -19,7 +19,7 @@ from .. import explain as shared
 from ..colors import DUEL_GOLD, DUEL_TOKEN_LETTERS, GEM_LETTERS, NUM_GEMS, PEARL
 from ..i18n import DEFAULT_LANGUAGE, Messages, messages
 from .actions import Action
-from .board import cell_name
+from .board import SIZE, cell_name, parse_cell
 from .cards import MAX_RESERVED
 from .state import HiddenCard, Observation
 
@@ -337,6 +337,42 @@ def _verb_hints(t: Messages) -> dict[str, str]:
     }
 
 
+def gap_cells(names: Sequence[str]) -> list[str] | None:
+    """The cells skipped by ``names`` (``["a1", "c1"]`` -> ``["b1"]``) when they lie on one
+    row, column or diagonal of the board within 3 cells of each other, so that filling
+    them would make a line (D8); None when the cells are not so (or not cells)."""
+    try:
+        cells = sorted({parse_cell(n) for n in names})
+    except ValueError:
+        return None
+    if len(cells) < 2 or len(cells) != len(names):
+        return None
+    rows = [c // SIZE for c in cells]
+    cols = [c % SIZE for c in cells]
+    dr, dc = rows[-1] - rows[0], cols[-1] - cols[0]
+    steps = max(abs(dr), abs(dc))
+    if steps > 2 or (dr and dc and abs(dr) != abs(dc)):
+        return None
+    r, c = dr // steps, dc // steps
+    line = [(rows[0] + k * r) * SIZE + cols[0] + k * c for k in range(steps + 1)]
+    if not set(cells) <= set(line):
+        return None
+    missing = [cell_name(x) for x in line if x not in cells]
+    return missing or None
+
+
+def _gap_reason(t: Messages, names: Sequence[str]) -> str | None:
+    missing = gap_cells(names)
+    if missing is None:
+        return None
+    return t.gettext(
+        "{cells} is not a line: there is a gap at {gap}; the cells of a line are next to "
+        "each other, take {gap} too or fewer cells (D8)",
+        cells=" ".join(n.lower() for n in names),
+        gap=" ".join(missing),
+    )
+
+
 def notation_hint(entry: str, error: str = "", language: str = DEFAULT_LANGUAGE) -> str:
     """What was wrong with ``entry`` (``error``: the parser's message, in English) and how
     to write the decision instead, in ``language``.
@@ -349,6 +385,10 @@ def notation_hint(entry: str, error: str = "", language: str = DEFAULT_LANGUAGE)
     reason = error.splitlines()[0] if error else ""
     if reason.startswith("cannot read action "):
         reason = reason.split(": ", 1)[1] if ": " in reason else ""
+    if verb == "take" and "not a line" in reason:
+        gap = _gap_reason(t, entry.split()[1:])
+        if gap is not None:
+            return gap
     hint = _verb_hints(t).get(verb)
     if hint is None:
         hint = t.gettext("type ? for the notation, or the number of a decision in the list")

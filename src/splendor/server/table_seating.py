@@ -11,11 +11,13 @@ import secrets
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy import Exists, and_, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased
 
 from .accounts import Player, check_may_play_rated
+from .community_rows import BlockRow
 from .errors import N_, Conflict, Forbidden, NotFound
 from .events import TableEvent
 from .notify import notify
@@ -67,6 +69,23 @@ def insert_table(c: Connection, row: dict[str, Any], seats: list[dict[str, Any]]
     c.execute(insert(TableRow), row)
     c.execute(insert(TableSeatRow), seats)
     notify(c, "table", row["id"])
+
+
+def _block_at_table(table_id: str, player_id: str) -> Exists:
+    """Whether a block stands between ``player_id`` and a player seated at ``table_id``
+    (either way), as a SQL condition."""
+    other = aliased(TableSeatRow)
+    return (
+        select(BlockRow.blocker_id)
+        .where(
+            other.table_id == table_id,
+            or_(
+                and_(BlockRow.blocker_id == player_id, BlockRow.blocked_id == other.player_id),
+                and_(BlockRow.blocked_id == player_id, BlockRow.blocker_id == other.player_id),
+            ),
+        )
+        .exists()
+    )
 
 
 def table_event(table: dict[str, Any], player_id: str) -> TableEvent:
@@ -382,8 +401,17 @@ class Seating(TableBook):
 
     def _take_seat(self, table_id: str, player_id: str, order: list[int]) -> bool:
         """Take the first free seat of ``order``; False when none is left (a race lost).
-        Raises Conflict when the player was seated meanwhile by another request."""
+        The seat is taken only while no block stands between the player and a player
+        seated there, checked in the same statement, and the joins of one table are
+        serialized (its row locked on PostgreSQL; SQLite writes one at a time), so two
+        players who block each other joining at once cannot both sit.
+
+        Raises:
+            Conflict: the player was seated meanwhile by another request.
+            Forbidden: a block stands between the player and one seated meanwhile.
+        """
         with self.storage.engine.begin() as c:
+            c.execute(select(TableRow.id).where(TableRow.id == table_id).with_for_update())
             for seat in order:
                 try:
                     done = c.execute(
@@ -396,6 +424,7 @@ class Seating(TableBook):
                             select(TableRow.id)
                             .where(and_(TableRow.id == table_id, TableRow.status == OPEN))
                             .exists(),
+                            ~_block_at_table(table_id, player_id),
                         )
                         .values(player_id=player_id)
                     )
@@ -407,6 +436,8 @@ class Seating(TableBook):
                     )
                     notify(c, "table", table_id)
                     return True
+        seated = [s["player_id"] for s in self.get(table_id)["seats"]]
+        check_may_sit(self.storage, player_id, seated)  # a block, rather than no seat
         return False
 
     async def leave(self, player: Player, table_id: str) -> dict[str, Any]:

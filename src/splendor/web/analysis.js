@@ -99,7 +99,8 @@ const PAD = { left: 48, right: 14, top: 12, bottom: 34 };
  * turn, y: 0 to 100 %), one line per player in the seat's colour, the turning points
  * (mistakes and blunders) marked with a dot whose `<title>` says the turn, the player,
  * the move, its label and the engine's move. An `<svg role="img">` with an `aria-label`,
- * and a legend naming the colours.
+ * and a legend naming the colours; each seat's line has its own dashes too, so that the
+ * lines read without colour.
  * @param {Object} data the analysis
  * @param {Object[]} [seats] the game's seats (names)
  */
@@ -148,7 +149,11 @@ export function renderChart(data, seats) {
   svg("text", { class: "axis-title", x: (PAD.left + W - PAD.right) / 2, y: H - 4, "text-anchor": "middle" }, t("turn")),
   paths, dots);
   const legend = h("ul", { class: "analysis-legend", dataset: { testid: "analysis-legend" } },
-    (data.seats || []).map((seat) => h("li", { class: `seat-${seat}` }, h("span", { class: "swatch", "aria-hidden": "true" }), playerName(data, seats, seat))));
+    (data.seats || []).map((seat) => h("li", { class: `seat-${seat}` },
+      // the line as drawn (its colour and its dashes: the series read without colour)
+      svg("svg", { class: "swatch", viewBox: "0 0 24 8", "aria-hidden": "true", focusable: "false" },
+        svg("line", { x1: 1, x2: 23, y1: 4, y2: 4 })),
+      playerName(data, seats, seat))));
   return h("figure", { class: "analysis-figure" }, chart, legend,
     h("figcaption", {}, t("Chance to win after each move, as the engine sees it from what the player could see; the dots mark the mistakes and blunders.")));
 }

@@ -4,7 +4,10 @@
  * an octagon, blue a rhombus, green a tall emerald cut, red a triangle, black a hexagon,
  * pearl a round pearl, gold a star), the faces of development cards (classic) and jewel
  * cards (Duel) with their bonus, points, cost, crowns and ability icons, card backs per
- * level, nobles, royal cards, the bag, privilege scrolls and crowns.
+ * level, nobles, royal cards, the bag, privilege scrolls and crowns. One shape per gem,
+ * used everywhere a colour means something: tokens, bonuses, and the costs of cards and
+ * requirements of nobles (each number drawn on its gem, in a `cost-mark`/`req-mark` group
+ * that names it in words), so that the table reads in greyscale too.
  *
  * No image file, font, `id` or `style` attribute: every drawing stands alone and uses
  * presentation attributes only (the page's Content-Security-Policy allows no inline
@@ -57,6 +60,9 @@ export const PALETTE = {
 
 /** The five gem colours in token order (bonuses, jokers). */
 const GEMS = ["W", "U", "G", "R", "K"];
+
+/** The class suffix of each gem's drawing (`gem gem-r`): what a test or a stylesheet selects. */
+const GEM_CLASS = { W: "w", U: "u", G: "g", R: "r", K: "k", P: "p", "*": "gold", joker: "joker" };
 
 /** Colours of the card backs, by level. */
 const BACKS = { 1: ["#2e7d4f", "#1b4d30"], 2: ["#c0891a", "#7a5408"], 3: ["#2d5ea6", "#163462"] };
@@ -169,7 +175,7 @@ export function gemAt(letter, x, y, size) {
   if (letter === "joker") body = jokerGem();
   else if (letter === "P") body = pearlGem(PALETTE.P);
   else body = facetedGem(SHAPES[letter], PALETTE[letter], letter === "*" ? 0.45 : 0.52);
-  return svg("g", { transform: `translate(${round(x)} ${round(y)}) scale(${round(size) / 100})` }, body);
+  return svg("g", { class: `gem gem-${GEM_CLASS[letter] || "joker"}`, transform: `translate(${round(x)} ${round(y)}) scale(${round(size) / 100})` }, body);
 }
 
 /**
@@ -229,25 +235,51 @@ function label(text, x, y, size, attrs = {}) {
   }, String(text));
 }
 
-/** A cost circle: the colour's disc with the number (bottom-left column of a card). */
-function costCircle(letter, n, cx, cy, r) {
-  const col = PALETTE[letter];
-  return svg("g", {},
-    svg("circle", { cx, cy, r, fill: col.base, stroke: col.dark, "stroke-width": 2 }),
-    svg("text", {
-      x: cx, y: cy + r * 0.42, "text-anchor": "middle", "font-size": r * 1.25, "font-weight": 800,
-      "font-family": "system-ui, sans-serif", fill: col.ink,
-    }, String(n)));
+/**
+ * Where a number sits on each gem of a cost or requirement (its centre, in the gem's
+ * 100×100 box): the triangle's centre of mass is high, the others' in the middle.
+ */
+const NUMBER_Y = { R: 44 };
+
+/**
+ * A cost or requirement mark: the gem of the colour (the token's own shape, so that it
+ * reads without colour) with the number on it, in a group that says in words what it is
+ * (`role="img"`, `aria-label` and a `<title>` tooltip).
+ * @param {string} cls `cost-mark` or `req-mark`
+ * @param {string} letter
+ * @param {number} n
+ * @param {number} x the gem's box: left
+ * @param {number} y top
+ * @param {number} size side
+ * @param {string} [name] the words (`3 red tokens`); none: no name
+ * @param {{x: number, y: number, size: number}} [num] where the number goes (default: on the gem)
+ */
+function markAt(cls, letter, n, x, y, size, name, num) {
+  const tx = num ? num.x : x + size / 2;
+  const fs = num ? num.size : size * 0.62;
+  const ty = num ? num.y : y + (size * (NUMBER_Y[letter] || 50)) / 100 + fs * 0.36;
+  return svg("g", { class: `${cls} mark-${GEM_CLASS[letter]}`, "data-gem": letter, role: name ? "img" : null, "aria-label": name || null },
+    name ? svg("title", {}, name) : null,
+    gemAt(letter, x, y, size),
+    label(n, tx, ty, fs, { "text-anchor": "middle", stroke: "#fff", "stroke-width": fs / 4 }));
 }
 
-/** The cost of a card as a column of circles from the bottom left. */
-function costColumn(cost, letters) {
+/**
+ * The cost of a card as a column of gems with their numbers from the bottom left.
+ * @param {number[]} cost
+ * @param {string[]} letters
+ * @param {(letter: string, n: number) => string} [nameOf] the words for one colour's part
+ */
+function costColumn(cost, letters, nameOf) {
   const items = [];
   cost.forEach((n, c) => {
     if (n) items.push([letters[c], n]);
   });
   const r = items.length > 4 ? 9.5 : 11;
-  return items.map(([letter, n], k) => costCircle(letter, n, 4 + r, 136 - r - k * (2 * r + 2.5), r));
+  return items.map(([letter, n], k) => {
+    const cy = 136 - r - k * (2 * r + 2.5);
+    return markAt("cost-mark", letter, n, 3, cy - r - 0.5, 2 * r + 1, nameOf ? nameOf(letter, n) : "");
+  });
 }
 
 /** The crown of Duel's crowns and royal cards, in a 100×100 box at (x, y), `size` wide. */
@@ -367,7 +399,7 @@ const cardSvg = (cls) => svg("svg", { viewBox: "0 0 100 140", class: `art card-a
  * @param {string[]} letters the game's token letters
  * @returns {SVGSVGElement}
  */
-export function classicCardArt(card, letters) {
+export function classicCardArt(card, letters, nameOf) {
   const letter = letters[card.bonus];
   const col = PALETTE[letter];
   const root = cardSvg(`bonus-${letter === "*" ? "gold" : letter.toLowerCase()}`);
@@ -376,7 +408,7 @@ export function classicCardArt(card, letters) {
     svg("g", { opacity: 0.16 }, gemAt(letter, 34, 40, 76)),
     gemAt(letter, 66, 4, 28),
     card.points ? label(card.points, 9, 28, 28) : null,
-    costColumn(card.cost, letters),
+    costColumn(card.cost, letters, nameOf),
     levelDots(card.level));
   return root;
 }
@@ -390,7 +422,7 @@ export function classicCardArt(card, letters) {
  * @param {number} [jokerColor] the colour a bought joker took (-1: none)
  * @returns {SVGSVGElement}
  */
-export function duelCardArt(card, letters, jokerColor = -1) {
+export function duelCardArt(card, letters, jokerColor = -1, nameOf = null) {
   const joker = card.color === 5;
   const letter = card.color >= 0 && card.color < 5 ? letters[card.color] : joker && jokerColor >= 0 ? letters[jokerColor] : null;
   const tint = letter ? PALETTE[letter].tint : joker ? "#efe8f7" : "#efe6d2";
@@ -413,7 +445,7 @@ export function duelCardArt(card, letters, jokerColor = -1) {
   for (let k = 0; k < card.crowns; k++) add(root, crownAt(80 - k * 17, 101, 16));
   const ability = card.ability === "joker+again" ? "again" : card.ability;
   if (ability && ability !== "none" && ability !== "joker") add(root, abilityAt(ability, 56, 58, 38, letter));
-  add(root, costColumn(card.cost, letters), levelDots(card.level));
+  add(root, costColumn(card.cost, letters, nameOf), levelDots(card.level));
   return root;
 }
 
@@ -452,7 +484,7 @@ export function cardBackArt(level, count = null) {
  * @param {string[]} letters
  * @returns {SVGSVGElement}
  */
-export function nobleArt(noble, letters) {
+export function nobleArt(noble, letters, nameOf = null) {
   const root = svg("svg", { viewBox: "0 0 100 100", class: "art noble-art", "aria-hidden": "true", focusable: "false" });
   add(root, 
     svg("rect", { x: 1.5, y: 1.5, width: 97, height: 97, rx: 8, fill: "#f1dfbd", stroke: "#8a6a3a", "stroke-width": 3 }),
@@ -466,11 +498,13 @@ export function nobleArt(noble, letters) {
   let k = 0;
   noble.requirement.forEach((n, c) => {
     if (!n) return;
-    const col = PALETTE[letters[c]];
-    const y = 35 + k * 21;
-    add(root, 
-      svg("rect", { x: 7, y, width: 21, height: 18, rx: 3, fill: col.base, stroke: col.dark, "stroke-width": 2 }),
-      svg("text", { x: 17.5, y: y + 14, "text-anchor": "middle", "font-size": 14, "font-weight": 800, "font-family": "system-ui, sans-serif", fill: col.ink }, String(n)));
+    const letter = letters[c];
+    const col = PALETTE[letter];
+    const y = 34 + k * 21.5;
+    // a small card of the colour (a bonus is a card) holding the gem and the number
+    const mark = markAt("req-mark", letter, n, 4.5, y + 1.5, 16, nameOf ? nameOf(letter, n) : "", { x: 26, y: y + 14.5, size: 14 });
+    mark.insertBefore(svg("rect", { x: 3, y, width: 30, height: 19, rx: 3, fill: col.tint, stroke: col.dark, "stroke-width": 2 }), mark.querySelector(".gem"));
+    add(root, mark);
     k++;
   });
   return root;

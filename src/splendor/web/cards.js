@@ -26,11 +26,17 @@ export function abilityText(ability) {
   }
 }
 
-/** A cost in letters (`2W 1U 3P`; notation, never translated), or "free". */
+/** A cost in words (`2 white tokens, 1 blue token, 3 pearls`), or "free". */
 function costText(cost, letters) {
-  const parts = cost.map((n, c) => (n ? `${n}${letters[c]}` : "")).filter(Boolean);
-  return parts.length ? parts.join(" ") : t("free");
+  const parts = cost.map((n, c) => (n ? tokensText(letters[c], n) : "")).filter(Boolean);
+  return parts.length ? parts.join(", ") : t("free");
 }
+
+/** The words of one cost mark on a card: `3 red tokens`. */
+const costName = (letter, n) => tokensText(letter, n);
+
+/** The words of one requirement mark on a noble: `3 cards with a red bonus`. */
+const needName = (letter, n) => tn("{n} card with a {color} bonus", "{n} cards with a {color} bonus", n, { color: colorName(letter) });
 
 /** Attributes of a card-like element: the caller's, plus the classes and the words. */
 function withWords(attrs, cls, words) {
@@ -62,7 +68,7 @@ export function classicCard(card, attrs = {}) {
     ...withWords(attrs, `card level-${card.level} bonus-${COLOR_CLASS[letter]}`, words),
     dataset: { ...(attrs.dataset || {}), cardId: card.id, anim: `card:${card.id}` },
   });
-  el.append(classicCardArt(card, CLASSIC_LETTERS));
+  el.append(classicCardArt(card, CLASSIC_LETTERS, costName));
   return el;
 }
 
@@ -97,7 +103,7 @@ export function duelCard(card, attrs = {}, jokerColor = -1) {
     ...withWords(attrs, `card duel level-${card.level} bonus-${cls}`, words),
     dataset: { ...(attrs.dataset || {}), cardId: card.id, anim: `card:${card.id}`, ability: card.ability !== "none" ? card.ability : null },
   });
-  el.append(duelCardArt(card, DUEL_LETTERS, jokerColor));
+  el.append(duelCardArt(card, DUEL_LETTERS, jokerColor, costName));
   return el;
 }
 
@@ -139,7 +145,7 @@ export function nobleTile(noble, attrs = {}) {
     ...withWords(attrs, "noble", words),
     dataset: { ...(attrs.dataset || {}), anim: noble.id !== undefined ? `noble:${noble.id}` : null },
   });
-  el.append(nobleArt(noble, CLASSIC_LETTERS));
+  el.append(nobleArt(noble, CLASSIC_LETTERS, needName));
   return el;
 }
 

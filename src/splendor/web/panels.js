@@ -9,7 +9,7 @@ import { choiceDialog, optionButton } from "./dialog.js";
 import { cellToken } from "./duel_view.js";
 import { N_, language, nodes, t, tn } from "./i18n.js";
 import { badgesFor, guestBadge } from "./badges.js";
-import { CLASSIC_LETTERS, DUEL_LETTERS, botName, cellName, effectText, h, seatName } from "./util.js";
+import { CLASSIC_LETTERS, DUEL_LETTERS, botName, cellName, effectText, h, seatName, tokensText } from "./util.js";
 
 /** What the player is asked to do, by game and phase (English: show them with `t()`). */
 export const PHASE_HINT = {
@@ -62,8 +62,10 @@ export function decisionDialog(s, tables, legal, onPick) {
     const card = obs.pay_card >= 0 && tables.cards[obs.pay_card]
       ? (s.game === "duel" ? duelCard : classicCard)(tables.cards[obs.pay_card], { class: "small", dataset: { testid: "paying-for" } })
       : null;
-    const left = need.map((n, c) => (n ? `${n}${letters[c]}` : "")).filter(Boolean).join(" ") || t("nothing");
-    note = h("span", { class: "pay-note" }, card, " ", t("still to pay: {cost}", { cost: left }));
+    // each colour still to pay as its token (the gem's shape) with the number, named in words
+    const chips = need.map((n, c) => (n ? tokenChip(letters[c], n, { role: "img", "aria-label": tokensText(letters[c], n) }) : null)).filter(Boolean);
+    const left = chips.length ? h("span", { class: "pay-left" }, chips) : t("nothing");
+    note = h("span", { class: "pay-note" }, card, " ", nodes(t("still to pay: {cost}"), { cost: left }));
   }
   return choiceDialog(DIALOG_TITLE[kind] ? t(DIALOG_TITLE[kind]) : t("Choose"), legal.map((a) => ({ action: a, label: label(a) })), onPick, note);
 }
