@@ -262,7 +262,7 @@ def test_a_person_plays_duel_from_piped_input(tmp_path):
     )
     assert done.exit_code == 0, done.output
     out = done.stdout
-    assert "'take a1 c1' is not an action: cells a1 c1 are not a line" in out
+    assert "'take a1 c1' is not an action: a1 c1 is not a line: there is a gap at b1" in out
     assert "take c3 c4 c5" in out  # help on '?'
     assert out.count("ann › ") == 4  # re-asked after each entry, then end of input
     assert "╭─ Splendor Duel · turn 1 · ▶ your move (seat 0)" in out
@@ -336,7 +336,8 @@ def test_a_person_plays_in_dutch_from_piped_input(tmp_path):
     assert "Zo noteer je een keuze (Splendor)" in out  # '?'
     assert "onafgemaakt spel bewaard in" in out and "unfinished record" not in out
     rec = GameRecord.load(path)
-    assert rec.players == ["jij", "random"] and rec.actions[0] == "take W U G"
+    # the record keeps the default name the same in every language; the screen says "jij"
+    assert rec.players == ["you", "random"] and rec.actions[0] == "take W U G"
 
 
 @pytest.mark.parametrize(
@@ -616,3 +617,39 @@ def test_the_arena_runs_without_matplotlib_and_skips_its_chart(monkeypatch, tmp_
         done.stdout.split()
     )
     assert (out / "results.json").exists() and not (out / "ratings.png").exists()
+
+
+def test_help_shows_flags_without_a_type():
+    """Issue 33: a flag takes no value, so ``--help`` shows no ``<bool>`` (any command)."""
+    for command in (["play"], ["replay"], ["arena"], ["admin"], []):
+        done = _run(*command, "--help")
+        assert done.exit_code == 0, done.output
+        assert "<bool>" not in done.output and "--help" in done.output
+    assert "<int>" in _run("play", "--help").output  # options with a value keep theirs
+
+
+def test_replay_speaks_the_language_given(tmp_path):
+    """Issue 33: ``splendor replay --lang`` as ``splendor play --lang``; the record keeps
+    the default name the same in every language."""
+    path = tmp_path / "fr.json"
+    done = _run(
+        "play",
+        "--lang",
+        "fr",
+        "--seats",
+        "human,random",
+        "--seed",
+        "5",
+        "--record",
+        str(path),
+        stdin="take W U G\n",
+    )
+    assert done.exit_code == 0, done.output
+    assert GameRecord.load(path).players == ["you", "random"] and "vous" in done.output
+    replayed = _run("replay", str(path), "--lang", "fr")
+    assert replayed.exit_code == 0, replayed.output
+    assert "graine 5" in replayed.output and "plac" in replayed.output.lower()
+    english = _run("replay", str(path))
+    assert "seed 5" in english.output and "unfinished game after" in english.output
+    bad = _run("replay", str(path), "--lang", "de")
+    assert bad.exit_code == 2

@@ -248,3 +248,19 @@ def test_describe_reads_the_position():
     card = st.pyramid[1][0]
     assert st.describe("reserve 2.1") == f"reserve 2.1: {card}"
     assert "royal 1: royal" in st.describe("royal 1")
+
+
+def test_a_line_with_a_gap_names_the_missing_cell():
+    """D8: 'take a1 c1' is refused with the cell it skips ("gap at b1"), not only 'not a
+    line' (issue 33); cells too far apart keep the general message."""
+    from splendor.duel.explain import gap_cells, notation_hint
+
+    def hint(entry: str) -> str:
+        with pytest.raises(ValueError) as info:
+            Action.parse(entry)
+        return notation_hint(entry, str(info.value))
+
+    assert "gap at b1" in hint("take a1 c1") and "(D8)" in hint("take a1 c1")
+    assert "gap at b2" in hint("take a1 c3") and "gap at d2" in hint("take e1 c3")
+    assert gap_cells(["a1", "e1"]) is None and gap_cells(["a1", "b3"]) is None
+    assert "gap" not in hint("take a1 b3").split("(D8)")[0].split(":")[0]

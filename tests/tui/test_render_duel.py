@@ -182,7 +182,11 @@ def test_the_action_list_sums_up_many_takes_and_numbers_the_rest():
     text = _draw(render_duel.render_actions(obs, legal))
     takes = [i for i, a in enumerate(legal, start=1) if a.kind == "take"]
     # the group labels ("take", "take gold") are padded to one width
-    assert f"take 1-{takes[-1]} {len(takes)} lines" in " ".join(text.split())
+    # the summed-up line shows no number (it names no line), and its example is legal
+    flat = " ".join(text.split())
+    assert f"take {len(takes)} lines" in flat and f"1-{takes[-1]}" not in flat
+    example = flat.split("like '")[1].split("'")[0]
+    assert example in {str(a) for a in legal} and len(example.split()) == 4
     for i, a in enumerate(legal, start=1):
         if a.kind == "take_gold":
             assert f"{i} {cell_name(a.cells[0])} *" in text
@@ -235,3 +239,15 @@ def test_a_turn_cap_ends_with_no_winner():
     assert "no winner: the turn cap of 6 turns was reached (D25)" in text
     assert "winner" not in text.replace("no winner", "")
     assert render_duel.result_lines(obs, ["a", "b"])[1] == "no winner (turn cap, 6 turns)"
+
+
+def test_list_numbers_every_take_several_to_a_line():
+    """``list`` (``full``): every decision numbered with what it does, none summed up,
+    several to a line (112 rows would push the board off screen)."""
+    st = duel.new_game(seed=3)
+    obs, legal = st.observation(0), st.legal_actions()
+    text = _draw(render_duel.render_actions(obs, legal, width=100, full=True), width=100)
+    assert "lines: type" not in text
+    for i in range(1, len(legal) + 1):
+        assert f"{i} " in text
+    assert len(text.splitlines()) < len(legal) // 3

@@ -66,13 +66,15 @@ def test_a_person_types_cells_or_a_number_after_wrong_entries():
     assert agent.choose(obs, legal) == duel.Action.parse("take b1 c1")
     out = text_of(con)
     assert len(prompts) == len(lines)  # asked again after every wrong entry and after '?'
-    assert "'take a1 c1' is not an action: cells a1 c1 are not a line" in out
+    assert "'take a1 c1' is not an action: a1 c1 is not a line: there is a gap at b1" in out
+    assert "(D8)" in out
     assert f"'take {gold}' is not legal now: {gold} holds a gold" in out
     assert f"to reserve, first take a gold from the board ('gold {gold}'" in out
     assert "'buy 3.1' is not legal now: you cannot afford it" in out
     assert "Splendor Duel has royal cards, not nobles" in out
     assert "take c3 c4 c5     take 1-3 tokens on adjacent cells" in out  # NOTATION_HELP
-    assert "P pearl" in out and "type this" in out  # legend and the full list
+    assert "P pearl" in out and "type this" not in out  # the legend, and no list on '?'
+    assert out.count("take gold") == 1  # the decisions are listed once: with the board
     assert "a   b   c   d   e" in out  # the board was drawn first
     agent2, _ = _agent([str(len(legal))])
     assert agent2.choose(obs, legal) == legal[-1]

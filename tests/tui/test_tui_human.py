@@ -35,14 +35,19 @@ def test_notation_in_any_case_and_colour_order():
     assert agent.choose(obs, legal) == Action.parse("take W U G")
 
 
-def test_help_shows_notation_and_full_list_then_prompts_again():
+def test_help_shows_notation_and_commands_only_then_prompts_again():
+    """``?`` is short: the notation and the commands, not the list of decisions (that is
+    ``??`` or ``list``), so the board stays on screen."""
     _, obs, legal = _start()
     prompts: list[str] = []
     agent, con = _agent(["?", "reserve d2"], prompts)
     assert agent.choose(obs, legal) == Action.parse("reserve d2")
     out = text_of(con)
     assert "reserve the top card of the level-2 deck" in out  # NOTATION_HELP
-    assert "quit" in out and "type this" in out
+    assert "quit" in out and "??  or  list" in out
+    help_part = out.split("How to write a decision")[1]
+    assert f"{len(legal)} " not in help_part and "type this" not in help_part
+    assert len(help_part.splitlines()) < 30
     assert len(prompts) == 2
 
 
@@ -85,13 +90,20 @@ def test_ctrl_c_is_left_to_the_caller():
         agent.choose(obs, legal)
 
 
-def test_list_shows_what_card_actions_mean():
+@pytest.mark.parametrize("word", ["list", "??"])
+def test_list_numbers_every_decision_compactly(word):
+    """``list`` and ``??``: every decision numbered with its tokens or card, grouped by
+    kind, several to a line."""
     _, obs, legal = _start()
-    agent, con = _agent(["list", "board", "1"])
+    agent, con = _agent([word, "board", "1"])
     agent.choose(obs, legal)
     out = text_of(con)
-    assert str(obs.faceup[2][3]).removeprefix("L3 ") in out  # reserve 3.4's card
+    without, con2 = _agent(["board", "1"])
+    without.choose(obs, legal)
+    listed = len(out.splitlines()) - len(text_of(con2).splitlines())
+    assert f"{len(legal)} d3" in out
     assert out.count("supply ") == 2  # drawn, then drawn again on 'board'
+    assert 0 < listed < len(legal) // 3
 
 
 def test_parse_entry_explains_illegal_takes():
@@ -176,3 +188,14 @@ def test_keys_typed_while_preparing_are_discarded(tmp_path):
     import io
 
     assert discard_typeahead(io.StringIO("x")) is False
+
+
+def test_an_empty_entry_suggests_a_legal_example():
+    """Issue 33: the example in the hint is one of the legal decisions."""
+    st = classic.new_game(2, 7)
+    st.apply("take R R")
+    obs, legal = st.observation(1), st.legal_actions()
+    with pytest.raises(InputProblem) as info:
+        parse_entry("  ", obs, legal)
+    example = str(info.value).split("'")[1]
+    assert example == str(legal[0]) and Action.parse(example) in legal

@@ -157,3 +157,36 @@ def test_board_fits_100_columns_with_four_players():
     lines = text.splitlines()
     assert max(len(line) for line in lines) <= 100
     assert len(lines) <= 32
+
+
+@pytest.mark.parametrize("game", ["classic", "duel"])
+def test_every_buy_pay_number_names_its_card_and_the_example_is_legal(game):
+    """Issue 33: a ``buy … choose`` entry is listed with its number and its card (not
+    summed up as 'the same buys'), and the line under them takes its example from the
+    legal decisions, not a fixed 'buy 1.2 choose'."""
+    from splendor.tui.words import tui_messages
+
+    from .helpers import duel_play_until
+
+    def has_choose(s):
+        return s.phase == "main" and any(a.kind == "buy_choose" for a in s.legal_actions())
+
+    st = play_until(has_choose) if game == "classic" else duel_play_until(has_choose)
+    obs, legal = st.observation(st.current_player), st.legal_actions()
+    mod = render if game == "classic" else render_duel
+    t = tui_messages("fr")
+    text = " ".join(text_of_text(mod.render_actions(obs, legal, width=200, language="fr")).split())
+    assert "les mêmes achats" not in text and "same buys" not in text
+    chooses = [(i, a) for i, a in enumerate(legal, start=1) if a.kind == "buy_choose"]
+    for i, a in chooses:
+        label = str(a).split()[1]
+        assert f" {i} {label} " in f" {text} "  # the number, then the card's place
+    example = text.split("'")[-2]
+    assert example in {str(a) for _, a in chooses}
+    assert t.gettext("buy+pay") in text
+
+
+def text_of_text(renderable) -> str:
+    con = console(200)
+    con.print(renderable)
+    return text_of(con)

@@ -13,6 +13,7 @@ from rich.console import Console
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+
 def _plain_flags() -> None:
     """Show a flag (``--quiet``, ``--progress/--no-progress``, ``--help``) plainly in every
     command's ``--help``, without the ``<bool>`` that typer's rich panel gives any option:

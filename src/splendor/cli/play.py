@@ -46,7 +46,8 @@ _Name = Annotated[
     str | None,
     typer.Option(
         "--name",
-        help="Your name in the record (human seats); default: 'you' in the game's language.",
+        help="Your name in the record (human seats); default: 'you' (on the screen, in the "
+        "game's language).",
     ),
 ]
 _Delay = Annotated[
@@ -131,64 +132,92 @@ def replay(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="Print only the final scores.")
     ] = False,
+    lang: _Lang = None,
 ) -> None:
     """Re-play a game record, checking every action, and print the moves and final scores.
 
-    A record that cannot be read or replayed: one line on stderr, exit code 1.
+    A record that cannot be read or replayed: one line on stderr, exit code 1. `--lang fr`
+    or `--lang nl` prints in French or Dutch (the moves' notation stays the same).
     """
     from rich.text import Text
 
     from ..record import GameRecord, RecordError
+    from ..tui.options import PlayOptionError, play_language
+    from ..tui.words import tui_messages
 
     # the record's text (names, actions, reasons) is printed as it is, never as rich markup
     console = plain_console()
     err = plain_console(stderr=True)
     try:
+        t = tui_messages(play_language(lang))
+    except PlayOptionError as e:
+        err.print(Text("error: ", style="bold red") + Text(str(e)), soft_wrap=True)
+        raise typer.Exit(2) from None
+    try:
         rec = GameRecord.load(file)
         game = rec.game_module()
-        with err.status("preparing the engine…"):
+        with err.status(t.gettext("preparing the engine…")):
             game.warm_up()
         if not quiet:
             options = "".join(f" · {k.replace('_', ' ')} {v}" for k, v in rec.options.items())
             seats = " ".join(f"{i}:{n}" for i, n in enumerate(rec.players))
-            console.print(f"{game.name} · seed {rec.seed}{options} · {seats}")
+            seed = t.gettext("seed {seed}", seed=rec.seed)
+            console.print(f"{game.name} · {seed}{options} · {seats}")
 
         def show(i: int, state: object, action: object, seat: int) -> None:
             if not quiet:
-                console.print(f"{i + 1:4d}  seat {seat} {rec.players[seat]:>10}  {action}")
+                where = t.gettext("seat {seat}", seat=seat)
+                console.print(f"{i + 1:4d}  {where} {rec.players[seat]:>10}  {action}")
 
         final = rec.replay(show)
     except RecordError as e:
         one_line = " ".join(str(e).splitlines())
-        err.print(Text("invalid record", style="bold red") + Text(f": {one_line}"), soft_wrap=True)
+        err.print(
+            Text(t.gettext("invalid record"), style="bold red") + Text(f": {one_line}"),
+            soft_wrap=True,
+        )
         raise typer.Exit(1) from None
-    for line in replay_ending(rec, final):
+    for line in replay_ending(rec, final, language=t.language):
         console.print(line)
 
 
-def replay_ending(rec: Any, final: Any) -> list[str]:
+def replay_ending(rec: Any, final: Any, *, language: str = "en") -> list[str]:
     """The lines after a replayed game's moves: the scores and who won (or why nobody
     did: a decision cap, a turn cap, D25), the forfeit and its reason, or how far an
-    unfinished game went."""
+    unfinished game went, in ``language``."""
+    from ..tui import words
+
+    t = words.tui_messages(language)
     result = rec.result or {}
     if result.get("end_reason") == "forfeit":
         from ..tui.app import forfeit_lines
 
-        return [f"forfeit: {result['forfeit']['reason']}", *forfeit_lines(result, rec.players)]
-    scores = ", ".join(f"{rec.players[p]} {s}" for p, s in enumerate(final.scores))
-    lines = [f"scores: {scores}"]
+        reason = result["forfeit"]["reason"]
+        return [
+            t.gettext("forfeit: {reason}", reason=reason),
+            *forfeit_lines(result, rec.players, language=language),
+        ]
+    lines = [words.scores_line(rec.players, final.scores, t)]
     if result.get("end_reason") == "decision_cap":
         lines.append(
-            f"no winner (stopped by the decision cap after {result['decision_cap']} "
-            f"decisions, {final.turn} turns)"
+            t.gettext(
+                "no winner (stopped by the decision cap after {n} decisions, {turns})",
+                n=result["decision_cap"],
+                turns=words.turns_text(final.turn, t),
+            )
         )
-    elif final.is_terminal and final.winners:
-        winners = " and ".join(rec.players[w] for w in final.winners)
-        lines.append(f"winner: {winners} ({final.end_reason}, {final.turn} turns)")
-    elif final.is_terminal:  # a Duel game stopped by its turn cap (D25)
-        lines.append(f"no winner ({final.end_reason}, {final.turn} turns)")
+    elif final.is_terminal:  # no winner: a Duel game stopped by its turn cap (D25)
+        lines.append(words.winner_line(rec.players, final.winners, final.end_reason, final.turn, t))
     else:
-        lines.append(f"unfinished game after {len(rec.actions)} decisions ({final.turn} turns)")
+        lines.append(
+            t.ngettext(
+                "unfinished game after {n} decision ({turns})",
+                "unfinished game after {n} decisions ({turns})",
+                len(rec.actions),
+                n=len(rec.actions),
+                turns=words.turns_text(final.turn, t),
+            )
+        )
     return lines
 
 

@@ -96,8 +96,8 @@ def run_play(
             forfeits the game (the reason is printed, the record saved; exit code 1).
         seed: the deal (random when None); bots are seeded from it too.
         record_path: where to save the record (default ``records/<time>.json``).
-        human_name: the label of the human seat(s) (default: "you" in ``language``:
-            ``you``, ``vous``, ``jij``).
+        human_name: the label of the human seat(s) (default: ``you`` in the record, the
+            same in every language; the screen says ``you``, ``vous``, ``jij``).
         delay: seconds to pause after each bot decision.
         quiet: with no human seat, print only the result.
         turn_cap: Duel only (D25): end the game with no winner after this many turns; 0

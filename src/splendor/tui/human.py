@@ -8,8 +8,9 @@ or a number from the list. A malformed or illegal entry gets a message saying wh
 new prompt, never a crash. The game comes from the observation (or ``game=``), and what
 differs per game (drawing, notation, explanations) from :mod:`.games`.
 
-Commands at the prompt: ``?`` (or ``help``) shows the notation and the full list,
-``list`` the full list with what each card action means, ``board`` redraws the board,
+Commands at the prompt: ``?`` (or ``help``) shows the notation and these commands,
+``??`` (or ``list``) every legal decision numbered, grouped by kind, several to a line
+(none summed up), ``board`` redraws the board,
 ``quit`` stops the game (the record is saved, unfinished). End of input (Ctrl-D, or the
 end of a piped file) stops the game the same way: :class:`QuitGame` is raised. The command
 words, like the notation, are the same in every language; what they print speaks the
@@ -29,6 +30,7 @@ from rich.text import Text
 from ..game import games
 from ..i18n import DEFAULT_LANGUAGE, Messages
 from .games import GameUI, ui_for
+from .render_common import legal_example
 from .words import phase_name, tui_messages
 
 
@@ -37,8 +39,11 @@ def help_commands(t: Messages) -> str:
     command words themselves, like the notation, are the same in every language)."""
     rows = (
         (t.gettext("<number>"), t.gettext("pick that decision from the numbered list")),
-        (t.gettext("?  or  help"), t.gettext("this help and the full list of legal decisions")),
-        ("list", t.gettext("the full list, with what each card action means")),
+        (t.gettext("?  or  help"), t.gettext("this help: the notation and the commands")),
+        (
+            t.gettext("??  or  list"),
+            t.gettext("every legal decision, numbered, grouped by kind (none summed up)"),
+        ),
         ("board", t.gettext("draw the board again")),
         ("quit", t.gettext("stop here; the game record is saved (unfinished)")),
     )
@@ -49,7 +54,7 @@ HELP_COMMANDS = help_commands(tui_messages(DEFAULT_LANGUAGE))
 """The commands at the prompt, in English (:func:`help_commands` for another language)."""
 
 _HELP_WORDS = {"?", "h", "help"}
-_LIST_WORDS = {"l", "ls", "list", "moves", "actions"}
+_LIST_WORDS = {"??", "l", "ls", "list", "moves", "actions"}
 _BOARD_WORDS = {"b", "board"}
 _QUIT_WORDS = {"q", "quit", "exit"}
 
@@ -94,9 +99,10 @@ def parse_entry(
     t = ui.t
     entry = " ".join(text.split())
     if not entry:
+        example = legal_example(legal) or ui.example  # one that is legal now
         raise InputProblem(
             t.gettext(
-                "type an action (e.g. '{example}') or its number; '?' for help", example=ui.example
+                "type an action (e.g. '{example}') or its number; '?' for help", example=example
             )
         )
     if entry.lstrip("#").isdigit():
@@ -202,7 +208,8 @@ class HumanAgent:
         )
 
     def show_help(self, observation: Any, legal: Sequence[Any]) -> None:
-        """The notation, the commands, the legend, then the full list (``?``)."""
+        """The notation, the commands and the legend (``?``), short enough to keep the
+        board on screen; ``??`` or ``list`` shows the decisions (:meth:`show_list`)."""
         ui = self.ui(observation)
         t = ui.t
         title = t.gettext("How to write a decision ({game})", game=ui.title)
@@ -210,12 +217,17 @@ class HumanAgent:
         self.console.print(ui.render.colorize(ui.notation_help))
         self.console.print(Text(help_commands(t)))
         self.console.print(Text(ui.legend, style="dim"))
-        self.show_list(observation, legal)
 
     def show_list(self, observation: Any, legal: Sequence[Any]) -> None:
-        """Every legal decision with what it means (``list``)."""
+        """Every legal decision numbered, with the card or tokens it concerns, grouped by
+        kind, several to a line, none summed up (``??``, ``list``)."""
+        width = max(40, min(self.console.width, 120))
         render = self.ui(observation).render
-        self.console.print(render.render_action_list(observation, legal, language=self.language))
+        self.console.print(
+            render.render_actions(
+                observation, legal, width=width, language=self.language, full=True
+            )
+        )
 
     # ------------------------------------------------------------------ input
 

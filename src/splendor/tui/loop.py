@@ -81,7 +81,7 @@ def start_record(table: Table, bot_seeds: list[int | None]) -> GameRecord:
     return GameRecord(
         game=table.ui.name,
         num_players=len(table.kinds),
-        players=table.names,
+        players=table.record_names,
         seed=table.seed,
         options=table.options,
         metadata={"seats": table.kinds, "bot_seeds": bot_seeds, "interface": "terminal"},
@@ -182,7 +182,7 @@ def play(
         list(agents),
         game=table.ui.name,
         seed=table.seed,
-        names=table.names,
+        names=table.record_names,
         record=rec,
         on_decision=log,
         options=table.options,

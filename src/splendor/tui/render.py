@@ -389,26 +389,37 @@ def action_groups(
 
 
 def render_actions(
-    obs: Observation, legal: Sequence[Any], width: int = 100, *, language: str = DEFAULT_LANGUAGE
+    obs: Observation,
+    legal: Sequence[Any],
+    width: int = 100,
+    *,
+    language: str = DEFAULT_LANGUAGE,
+    full: bool = False,
 ) -> Text:
     """The legal decisions as a compact numbered list, one group per line (wrapped to
-    ``width``): ``take  1 W U G  2 W U R ...``, ``buy  31 1.2 W 0pt [1U 2G] ...``.
-
-    The ``buy … choose`` variants (the same buys with a chosen payment, C9) are summed up
-    in one line; their numbers are in :func:`render_action_list`.
+    ``width``): ``take  1 W U G  2 W U R ...``, ``buy  31 1.2 W 0pt [1U 2G] ...``. Every
+    number is shown with the card or tokens it concerns; the ``buy … choose`` variants (the
+    same buys with a chosen payment, C9) are listed with their cards under ``buy+pay``,
+    then a line that says what they do, with one of them as the example. Nothing is summed
+    up, so ``full`` (every decision numbered: the ``list`` command) changes nothing here:
+    it is taken for the same call as :func:`splendor.tui.render_duel.render_actions`.
     """
+    del full
     obs = _require_observation(obs)
     t = tui_messages(language)
 
-    def summary(out: Text, key: str, items: list[tuple[int, Any]]) -> bool:
-        if key != "buy+pay":
-            return False
-        common.append_choose_note(out, f"{common.span(items):>2} ", t)
-        return True
+    def note(key: str, items: list[tuple[int, Any]]) -> Text | None:
+        return common.choose_note(items, t) if key == "buy+pay" else None
 
     labels = _group_labels(t)
     return common.numbered_actions(
-        legal, _GROUP_OF, labels, width, lambda a: _short(obs, a, language), summary
+        legal,
+        _GROUP_OF,
+        labels,
+        width,
+        lambda a: _short(obs, a, language),
+        lambda out, key, items: False,
+        note,
     )
 
 

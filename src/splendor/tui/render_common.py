@@ -305,16 +305,31 @@ def span(items: Sequence[tuple[int, Any]]) -> str:
     return f"{first}" if first == last else f"{first}-{last}"
 
 
-def append_choose_note(out: Text, numbers: str, t: Messages) -> None:
-    """The one line that sums up the ``buy … choose`` variants (C9, D10): their
-    ``numbers``, then how to type one."""
-    out.append(numbers, style="cyan")
-    out.append(
+def choose_note(items: Sequence[tuple[int, Any]], t: Messages) -> Text:
+    """The line under the ``buy … choose`` variants (C9, D10), each listed with its card
+    before it: what they do, with the first of them as the example (so it is legal)."""
+    return Text(
         t.gettext(
-            "the same buys, choosing the payment: add 'choose' (buy 1.2 choose); 'list' shows them"
+            "buy+pay: the same buy, then you choose how to pay (gold for which colour), "
+            "e.g. '{example}'",
+            example=str(items[0][1]),
         ),
         style="dim",
     )
+
+
+def legal_example(legal: Sequence[Any], kinds: Sequence[str] = ()) -> str | None:
+    """An action to show as an example, taken from ``legal`` (so it can be typed now): the
+    first one of ``kinds`` (in that order of preference) when there is one, else the
+    first that is not ``pass``; None when nothing is legal."""
+    for kind in kinds:
+        for a in legal:
+            if a.kind == kind:
+                return str(a)
+    for a in legal:
+        if a.kind != "pass":
+            return str(a)
+    return str(legal[0]) if legal else None
 
 
 def numbered_actions(
@@ -324,11 +339,13 @@ def numbered_actions(
     width: int,
     short: Callable[[Any], Text],
     summary: Callable[[Text, str, list[tuple[int, Any]]], bool],
+    note: Callable[[str, list[tuple[int, Any]]], Text | None] = lambda key, items: None,
 ) -> Text:
     """The legal decisions as a compact numbered list, one group (:func:`group_actions`)
-    per line after its label, the cells (number and ``short(action)``) in columns wrapped
-    to ``width``. ``summary(out, key, items)`` may write a group as one line instead
-    (returning True)."""
+    per line after its label, the cells (number and ``short(action)``: every number is
+    shown with what it does) in columns wrapped to ``width``. ``summary(out, key, items)``
+    may write a group as one line instead (returning True): that line shows no number.
+    ``note(key, items)`` may add a line under a group's cells."""
     groups = group_actions(legal, group_of)
     label_w = max((len(labels.get(key, key)) for key, _ in groups), default=4) + 1
     out = Text()
@@ -351,6 +368,10 @@ def numbered_actions(
             out.append_text(cell)
             if (k + 1) % per_line and k + 1 < len(cells):
                 out.append(" " * (cell_w - cell.cell_len))
+        extra = note(key, items)
+        if extra is not None:
+            out.append("\n" + " " * label_w)
+            out.append_text(extra)
     return out
 
 

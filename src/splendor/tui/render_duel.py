@@ -853,41 +853,50 @@ def action_groups(
 
 
 def render_actions(
-    obs: Observation, legal: Sequence[Any], width: int = 100, *, language: str = DEFAULT_LANGUAGE
+    obs: Observation,
+    legal: Sequence[Any],
+    width: int = 100,
+    *,
+    language: str = DEFAULT_LANGUAGE,
+    full: bool = False,
 ) -> Text:
     """The legal decisions as a compact numbered list, one group per line (wrapped to
-    ``width``): ``privilege  1 a1 W  2 b1 U ...``, ``buy  31 1.2 W 0pt 2U 2G ...``.
+    ``width``): ``privilege  1 a1 W  2 b1 U ...``, ``buy  31 1.2 W 0pt 2U 2G ...``. Every
+    number is shown with what it does.
 
-    When more than :data:`MAX_LISTED_TAKES` takes are legal they are summed up in one line
-    (type the cells, read off the board); so are the ``buy … choose`` variants. Their
-    numbers are in :func:`render_action_list`.
+    When more than :data:`MAX_LISTED_TAKES` takes are legal (and not ``full``: the
+    ``list`` command numbers them all) they are summed up in one line without numbers
+    (type the cells, read off the board; the example is one of them). The ``buy … choose``
+    variants are listed with their cards under ``buy+pay``, then a line that says what
+    they do.
     """
     obs = _require_observation(obs)
     t = tui_messages(language)
 
     def summary(out: Text, key: str, items: list[tuple[int, Any]]) -> bool:
-        if key == "take" and len(items) > MAX_LISTED_TAKES:
-            out.append(f"{common.span(items)} ", style="cyan")
-            out.append(
-                t.ngettext(
-                    "{n} line: type its cells, like 'take c3 c4 c5' (1-3 adjacent cells in a "
-                    "row, column or diagonal; no gap, no gold); 'list' numbers them",
-                    "{n} lines: type their cells, like 'take c3 c4 c5' (1-3 adjacent cells in "
-                    "a row, column or diagonal; no gap, no gold); 'list' numbers them",
-                    len(items),
-                    n=len(items),
-                ),
-                style="dim",
-            )
-            return True
-        if key == "buy+pay":
-            common.append_choose_note(out, f"{common.span(items)} ", t)
-            return True
-        return False
+        if full or key != "take" or len(items) <= MAX_LISTED_TAKES:
+            return False
+        example = max((a for _, a in items), key=lambda a: len(a.cells))  # 3 cells if any
+        out.append(
+            t.ngettext(
+                "{n} line: type its cells, like '{example}' (1-3 adjacent cells in a "
+                "row, column or diagonal; no gap, no gold); 'list' numbers them",
+                "{n} lines: type their cells, like '{example}' (1-3 adjacent cells in "
+                "a row, column or diagonal; no gap, no gold); 'list' numbers them",
+                len(items),
+                n=len(items),
+                example=example,
+            ),
+            style="dim",
+        )
+        return True
+
+    def note(key: str, items: list[tuple[int, Any]]) -> Text | None:
+        return common.choose_note(items, t) if key == "buy+pay" else None
 
     labels = _group_labels(t)
     return common.numbered_actions(
-        legal, _GROUP_OF, labels, width, lambda a: _short(obs, a, t), summary
+        legal, _GROUP_OF, labels, width, lambda a: _short(obs, a, t), summary, note
     )
 
 

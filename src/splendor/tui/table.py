@@ -62,7 +62,10 @@ class Table:
     Attributes:
         ui: the game, in the language of the game (``ui.language``).
         kinds: each seat's kind: ``"human"`` or a bot spec's label.
-        names: each seat's label in the record.
+        names: each seat's label on the screen: a person who gave no ``--name`` is
+            "you" in the game's language.
+        record_names: each seat's label in the record, the same in every language: the
+            name given, or ``you`` (:data:`DEFAULT_HUMAN_NAME`) for a person without one.
         seed: the deal.
         options: the game's options (:attr:`splendor.descriptor.Game.options`): the turn
             cap (D25) when there is one.
@@ -77,6 +80,7 @@ class Table:
     ui: GameUI
     kinds: list[str]
     names: list[str]
+    record_names: list[str]
     seed: int
     options: dict[str, Any]
     cap: int | None
@@ -151,10 +155,12 @@ def _table(request: PlayRequest, language: str) -> Table:
     else:
         cap = resolve_turn_cap(ui, request.turn_cap, HUMAN in kinds)
     _check_numbers(request.delay, seed, t)
-    names = (
+    record_names = (
         list(resumed.players)
         if resumed is not None
-        else seat_names(kinds, words.you(t) if request.human_name is None else request.human_name)
+        else seat_names(
+            kinds, DEFAULT_HUMAN_NAME if request.human_name is None else request.human_name
+        )
     )
     if request.record_path is not None:
         path = Path(request.record_path)
@@ -163,7 +169,8 @@ def _table(request: PlayRequest, language: str) -> Table:
     return Table(
         ui=ui,
         kinds=kinds,
-        names=names,
+        names=screen_names(record_names, kinds, t),
+        record_names=record_names,
         seed=random.randrange(1 << 31) if seed is None else seed,
         options={turn_option: cap} if cap is not None and turn_option is not None else {},
         cap=cap,
@@ -173,6 +180,27 @@ def _table(request: PlayRequest, language: str) -> Table:
         resumed=resumed,
         resume=request.resume,
     )
+
+
+DEFAULT_HUMAN_NAME = "you"
+"""The record's label of a person who gave no ``--name``: the same in every language (a
+record read in another language, or resumed in one, keeps it); the screen shows it in the
+game's language (:func:`screen_names`)."""
+
+
+def screen_names(record_names: Sequence[str], kinds: Sequence[str], t: Messages) -> list[str]:
+    """The seats' labels on the screen: those of the record, with the default person's
+    label (``you``, ``you-0`` when several people play) in ``t``'s language (``vous``,
+    ``jij-0``)."""
+    you = words.you(t)
+    out = []
+    for i, (name, kind) in enumerate(zip(record_names, kinds, strict=False)):
+        if kind == HUMAN and name == DEFAULT_HUMAN_NAME:
+            name = you
+        elif kind == HUMAN and name == f"{DEFAULT_HUMAN_NAME}-{i}":
+            name = f"{you}-{i}"
+        out.append(name)
+    return out + list(record_names[len(out) :])
 
 
 class _NumberError(PlayOptionError):
@@ -243,6 +271,7 @@ def close_bots(agents: Sequence[Any], result: dict[str, Any] | None) -> None:
 
 
 __all__ = [
+    "DEFAULT_HUMAN_NAME",
     "EXIT_ERROR",
     "EXIT_INTERRUPTED",
     "EXIT_OK",
@@ -252,5 +281,6 @@ __all__ = [
     "close_bots",
     "error",
     "prepare_table",
+    "screen_names",
     "seat_agents",
 ]

@@ -6,7 +6,7 @@
  * cards (Duel) with their bonus, points, cost, crowns and ability icons, card backs per
  * level, nobles, royal cards, the bag, privilege scrolls and crowns. One shape per gem,
  * used everywhere a colour means something: tokens, bonuses, and the costs of cards and
- * requirements of nobles (each number drawn on its gem, in a `cost-mark`/`req-mark` group
+ * requirements of nobles (each number beside its gem, in a `cost-mark`/`req-mark` group
  * that names it in words), so that the table reads in greyscale too.
  *
  * No image file, font, `id` or `style` attribute: every drawing stands alone and uses
@@ -243,7 +243,7 @@ const NUMBER_Y = { R: 44 };
 
 /**
  * A cost or requirement mark: the gem of the colour (the token's own shape, so that it
- * reads without colour) with the number on it, in a group that says in words what it is
+ * reads without colour) with its number (beside it), in a group that says in words what it is
  * (`role="img"`, `aria-label` and a `<title>` tooltip).
  * @param {string} cls `cost-mark` or `req-mark`
  * @param {string} letter
@@ -278,7 +278,10 @@ function costColumn(cost, letters, nameOf) {
   const r = items.length > 4 ? 9.5 : 11;
   return items.map(([letter, n], k) => {
     const cy = 136 - r - k * (2 * r + 2.5);
-    return markAt("cost-mark", letter, n, 3, cy - r - 0.5, 2 * r + 1, nameOf ? nameOf(letter, n) : "");
+    // the gem, and its number beside it (on the gem, a number would hide the shape)
+    const fs = r * 1.4;
+    return markAt("cost-mark", letter, n, 2.5, cy - r - 0.5, 2 * r + 1, nameOf ? nameOf(letter, n) : "",
+      { x: 2.5 + 2 * r + 1 + fs * 0.36, y: cy + fs * 0.36, size: fs });
   });
 }
 
