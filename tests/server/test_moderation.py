@@ -42,9 +42,10 @@ def storage_of(c: TestClient) -> Storage:
     return storage
 
 
-def admin_cli(url: str, *args: str) -> Any:
-    """``splendor admin ARGS --database-url URL`` (typer's runner)."""
-    return CliRunner().invoke(cli_app, ["admin", *args, "--database-url", url])
+def admin_cli(url: str, command: str, *args: str) -> Any:
+    """``splendor admin COMMAND --database-url URL ARGS`` (typer's runner). A player id
+    may start with ``-`` (ids are URL-safe base64): pass ``"--"`` before it."""
+    return CliRunner().invoke(cli_app, ["admin", command, "--database-url", url, *args])
 
 
 @pytest.fixture
@@ -95,7 +96,7 @@ def test_the_command_line_grants_revokes_and_lists_admins(site: dict[str, Any]) 
     assert admin_cli(url, "grant", "Nobody").exit_code == 1
     guest = browser(site["client"], "10.0.0.9").post("/api/players/guest", json={"name": "Gus"})
     gus = guest.json()["player"]["id"]
-    refused = admin_cli(url, "grant", gus)  # a guest, by id
+    refused = admin_cli(url, "grant", "--", gus)  # a guest, by id (which may start with -)
     assert refused.exit_code == 1 and "only an account" in refused.output
     assert mod.get("/api/moderation/reports").status_code == 200
     assert admin_cli(url, "revoke", "Mod").exit_code == 0
@@ -328,7 +329,7 @@ def test_the_command_line_bans_and_unbans(site: dict[str, Any]) -> None:
     assert result.exit_code == 0 and "banned since" in result.output and "spam" in result.output
     assert cal.get("/api/players/me").json() == {"player": None}
     assert admin_cli(url, "ban", "Cal").exit_code == 1  # banned already
-    assert admin_cli(url, "unban", ids["cal"]).exit_code == 0  # by id too
+    assert admin_cli(url, "unban", "--", ids["cal"]).exit_code == 0  # by id too
     entries = mod.get("/api/moderation/audit").json()["entries"]
     assert [(e["action"], e["actor"]) for e in entries[:2]] == [("unban", None), ("ban", None)]
 

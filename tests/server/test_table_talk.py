@@ -4,6 +4,7 @@ ratings that change once when a rated game ends, with the leaderboard."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -77,7 +78,14 @@ def test_a_game_rated_from_several_threads_at_once_is_rated_once(
     _ann, bob, who, gid = rated_duel(client)
     bob.post(f"/api/games/{gid}/resign")
     storage = storage_of(client)
-    client.portal.call(client.app.state.service.rate_pending)  # type: ignore[union-attr,attr-defined]
+    service = client.app.state.service  # type: ignore[attr-defined]
+    client.portal.call(service.rate_pending)
+    # the rating the resignation started in the background ends before the races begin
+    # (else it could stamp the game after a reset: all four threads then found it rated)
+    deadline = time.time() + 30
+    while any(t.get_name().startswith("rate:") for t in service.ctx.background):
+        assert time.time() < deadline, "the background rating did not end"
+        time.sleep(0.05)
     for attempt in range(12):
         with storage.engine.begin() as c:  # as if not rated yet
             c.execute(update(GameRow).where(GameRow.id == gid).values(rated_at=None))
