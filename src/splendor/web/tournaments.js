@@ -201,7 +201,10 @@ export class TournamentPage {
     };
   }
 
+  /** Show `data`, unless it is older than what is shown (an action's answer can arrive
+   * after a newer state pushed by the WebSocket): each carries the server's `now`. */
   show(data) {
+    if (this.data && this.data.now && data.now && new Date(data.now) < new Date(this.data.now)) return;
     this.data = data;
     if (data.now) this.skew = new Date(data.now).getTime() - Date.now();
     this.render();
