@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import and_, delete, insert, or_, select
+from sqlalchemy import ColumnElement, and_, delete, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from .community_rows import BlockRow, FollowRow
@@ -71,19 +71,28 @@ def _count(storage: Storage, column: Any, player_id: str) -> int:
         return len(s.scalars(select(column).where(column == player_id).limit(10_000)).all())
 
 
+def block_between(a: Any, b: Any) -> ColumnElement[bool]:
+    """The SQL condition on ``blocks`` that a block stands between ``a`` and ``b``, either
+    way (each a player id or a column holding one)."""
+    return or_(
+        and_(BlockRow.blocker_id == a, BlockRow.blocked_id == b),
+        and_(BlockRow.blocker_id == b, BlockRow.blocked_id == a),
+    )
+
+
 def _exists_block(c: Any, a: str, b: str) -> bool:
     """Whether a block stands between ``a`` and ``b`` (either way), in connection ``c``."""
-    return (
-        c.execute(
-            select(BlockRow.blocker_id).where(
-                or_(
-                    and_(BlockRow.blocker_id == a, BlockRow.blocked_id == b),
-                    and_(BlockRow.blocker_id == b, BlockRow.blocked_id == a),
-                )
-            )
-        ).first()
-        is not None
+    return c.execute(select(BlockRow.blocker_id).where(block_between(a, b))).first() is not None
+
+
+def _insert_absent(c: Any, model: Any, key: dict[str, str]) -> None:
+    """Insert the row ``key`` (its primary key) of ``model`` with ``created_at`` now,
+    unless it is there already, in connection ``c``."""
+    found = select(*(getattr(model, k) for k in key)).where(
+        *(getattr(model, k) == v for k, v in key.items())
     )
+    if c.execute(found).first() is None:
+        c.execute(insert(model), {**key, "created_at": utcnow()})
 
 
 # ---------------------------------------------------------------------- follows
@@ -106,18 +115,7 @@ def follow(storage: Storage, follower_id: str, followee_id: Any) -> None:
         with storage.engine.begin() as c:
             if _exists_block(c, follower_id, target.id):
                 raise Forbidden(N_("you cannot follow this player: a block stands between you"))
-            if (
-                c.execute(
-                    select(FollowRow.follower_id).where(
-                        FollowRow.follower_id == follower_id, FollowRow.followee_id == target.id
-                    )
-                ).first()
-                is None
-            ):
-                c.execute(
-                    insert(FollowRow),
-                    {"follower_id": follower_id, "followee_id": target.id, "created_at": utcnow()},
-                )
+            _insert_absent(c, FollowRow, {"follower_id": follower_id, "followee_id": target.id})
     except IntegrityError:
         pass  # a racing request of theirs followed first
 
@@ -181,18 +179,7 @@ def block(storage: Storage, blocker_id: str, blocked_id: Any) -> None:
                         )
                     )
                 )
-                if (
-                    c.execute(
-                        select(BlockRow.blocker_id).where(
-                            BlockRow.blocker_id == blocker_id, BlockRow.blocked_id == target.id
-                        )
-                    ).first()
-                    is None
-                ):
-                    c.execute(
-                        insert(BlockRow),
-                        {"blocker_id": blocker_id, "blocked_id": target.id, "created_at": utcnow()},
-                    )
+                _insert_absent(c, BlockRow, {"blocker_id": blocker_id, "blocked_id": target.id})
             return
         except IntegrityError:
             continue
@@ -376,6 +363,7 @@ def blocks(storage: Storage, me: str) -> list[dict[str, Any]]:
 
 
 __all__ = [
+    "block_between",
     "GAMES_PER_FRIEND",
     "MAX_BLOCKS",
     "MAX_FOLLOWS",

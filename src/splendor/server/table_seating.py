@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import Exists, and_, func, insert, or_, select, update
+from sqlalchemy import Exists, and_, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import aliased
@@ -24,7 +24,7 @@ from .notify import notify
 from .ratings import game_kind, initial_rating
 from .rows import guest_ids
 from .service import GameService
-from .social import check_may_sit
+from .social import block_between, check_may_sit
 from .storage import (
     PlayerRow,
     RatingRow,
@@ -77,13 +77,7 @@ def _block_at_table(table_id: str, player_id: str) -> Exists:
     other = aliased(TableSeatRow)
     return (
         select(BlockRow.blocker_id)
-        .where(
-            other.table_id == table_id,
-            or_(
-                and_(BlockRow.blocker_id == player_id, BlockRow.blocked_id == other.player_id),
-                and_(BlockRow.blocked_id == player_id, BlockRow.blocker_id == other.player_id),
-            ),
-        )
+        .where(other.table_id == table_id, block_between(player_id, other.player_id))
         .exists()
     )
 

@@ -26,6 +26,7 @@ from .events import GameEvent, TournamentEvent
 from .hub import Hub
 from .player_feed import send_to_player
 from .service import GameService
+from .social import blocked_between
 from .storage import Storage, utcnow
 from .tournament_groups import table_sizes
 from .tournament_logic import game_result, next_pairings, round_over, standings
@@ -35,7 +36,6 @@ from .tournament_store import (
     REGISTERING,
     RUNNING,
     Snapshot,
-    blocked_pairs,
     claim_round,
     due,
     link_game,
@@ -220,7 +220,7 @@ class Runner:
         games."""
         row = snap.row
         ids = [p["id"] for p in snap.active]
-        blocked = await asyncio.to_thread(blocked_pairs, self.storage, ids)
+        blocked = await asyncio.to_thread(blocked_between, self.storage, ids)
         tables, byes, notes = next_pairings(snap, blocked)
         if start is None and row["format"] == "arena" and not tables:
             return

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, null, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .community_rows import BlockRow, TournamentGameRow, TournamentPlayerRow, TournamentRow
+from .community_rows import TournamentGameRow, TournamentPlayerRow, TournamentRow
 from .errors import N_, Conflict, NotFound
 from .ratings import game_kind, initial_rating
 from .storage import GameRow, PlayerRow, RatingRow, Storage, storable, utcnow
@@ -357,22 +357,6 @@ def due(storage: Storage, now: datetime) -> dict[str, list[Any]]:
     return {"start": list(start), "end": list(end), "results": [tuple(r) for r in results]}
 
 
-def blocked_pairs(storage: Storage, player_ids: list[str]) -> set[frozenset[str]]:
-    """The pairs of ``player_ids`` with a block between them (the social part's
-    ``blocked_between``; read here from ``blocks`` when that part is absent)."""
-    try:
-        from .social import blocked_between
-    except ImportError:  # the social part is not installed: the same query
-        with storage.session() as s:
-            rows = s.execute(
-                select(BlockRow.blocker_id, BlockRow.blocked_id).where(
-                    BlockRow.blocker_id.in_(player_ids), BlockRow.blocked_id.in_(player_ids)
-                )
-            ).all()
-        return {frozenset((a, b)) for a, b in rows}
-    return blocked_between(storage, player_ids)
-
-
 def of_player(storage: Storage, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
     """The tournaments ``player_id`` entered, newest first: their columns with the
     player's ``"score"``, ``"place"`` (None before the start), ``"withdrawn"`` and
@@ -412,7 +396,6 @@ __all__ = [
     "RUNNING",
     "Snapshot",
     "add_player",
-    "blocked_pairs",
     "checked_id",
     "claim_round",
     "count_registering",
