@@ -56,7 +56,7 @@ format: $(STAMP)
 
 # The message catalogues (splendor.i18n.DOMAINS: splendor, the rules' sentences; tui; server;
 # web, the browser's JavaScript): each domain's messages into locale/<domain>.pot, merged into
-# the French and Dutch catalogues; translate what it adds (tests/test_i18n.py fails while a
+# the catalogues of every language but English (fr nl de es it pt pl); translate what it adds (tests/test_i18n.py fails while a
 # message is untranslated or unused). One domain: make messages MESSAGE_DOMAINS=tui.
 LOCALE := src/splendor/locale
 PYBABEL_EXTRACT = $(VENV)/bin/pybabel extract --project splendor --no-wrap --add-location file \
@@ -71,7 +71,7 @@ messages: $(STAMP)
 	    web) $(PYBABEL_EXTRACT) -F $(LOCALE)/web-mapping.cfg -k t -k tn:1,2 -o $(LOCALE)/web.pot src/splendor/web;; \
 	    *) $(PYBABEL_EXTRACT) -o $(LOCALE)/$$domain.pot src/splendor/$$domain;; \
 	  esac; \
-	  for lang in fr nl; do \
+	  for lang in fr nl de es it pt pl; do \
 	    test -f $(LOCALE)/$$lang/LC_MESSAGES/$$domain.po || \
 	      $(VENV)/bin/pybabel init -i $(LOCALE)/$$domain.pot -d $(LOCALE) -D $$domain -l $$lang --no-wrap; \
 	  done; \

@@ -1,9 +1,10 @@
-"""The message layer: every sentence a person reads, in English, French or Dutch.
+"""The message layer: every sentence a person reads, in English, French, Dutch, German,
+Spanish, Italian, Portuguese or Polish.
 
 Messages are written in English in the source, as ``t.gettext("slot {slot} is empty",
 slot="2.3")`` with a :class:`Messages` for the reader's language, and translated by gettext
-catalogues: ``locale/<lang>/LC_MESSAGES/<domain>.po`` beside this module (French and Dutch;
-English needs none). The catalogues are plain ``.po`` files, read with Babel when a
+catalogues: ``locale/<lang>/LC_MESSAGES/<domain>.po`` beside this module (one per language
+of :data:`LANGUAGES` but English, which needs none). The catalogues are plain ``.po`` files, read with Babel when a
 language is first asked for; ``make messages`` extracts the messages of the source into
 ``locale/<domain>.pot`` and merges them into each catalogue (``pybabel extract`` and
 ``pybabel update``).
@@ -15,11 +16,14 @@ browser client (its JavaScript calls ``t("...")`` and ``tn("...", "...", n)``, a
 catalogue as JSON from :func:`catalogue_json`).
 
 The terms are the rulebooks' own (``../shared/seeds``): jetons, cartes Développement,
-nobles, réserver; edelsteenfiches, ontwikkelingskaarten, edellieden, reserveren.
+nobles, réserver; edelsteenfiches, ontwikkelingskaarten, edellieden, reserveren. The
+catalogues of the other languages name, in their header comments, the published edition
+each of their game terms comes from.
 
 Placeholders are ``str.format`` fields (``{slot}``); a translation keeps the same fields.
-Plurals go through :meth:`Messages.ngettext` (French counts 0 and 1 as singular, English and
-Dutch only 1).
+Plurals go through :meth:`Messages.ngettext` with each catalogue's ``Plural-Forms``
+(:data:`PLURAL_RULES`: French and Portuguese count 0 and 1 as singular, Polish has three
+forms, the others count only 1 as singular).
 
 Example::
 
@@ -40,8 +44,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-LANGUAGES = ("en", "fr", "nl")
-"""The languages of the catalogues, English (the source's) first."""
+LANGUAGES = ("en", "fr", "nl", "de", "es", "it", "pt", "pl")
+"""The languages of the catalogues, English (the source's) first. Portuguese is Brazil's
+(the Portuguese edition of the games is Galápagos's, in Brazil)."""
+
+PLURAL_RULES = {"fr": "fr", "pt": "fr", "pl": "pl"}
+"""The plural rule of each language whose rule is not English's (only 1 is singular:
+English, Dutch, German, Spanish, Italian): ``"fr"``, 0 and 1 are singular (French,
+Brazilian Portuguese); ``"pl"``, three forms (1; 2-4 but not 12-14; the rest). The
+catalogues' ``Plural-Forms`` headers say the same for gettext."""
 
 DEFAULT_LANGUAGE = "en"
 
@@ -88,7 +99,7 @@ class Messages:
     """The messages of one language.
 
     Attributes:
-        language: ``"en"``, ``"fr"`` or ``"nl"``.
+        language: one of :data:`LANGUAGES`.
         translations: the gettext catalogue (``NullTranslations`` for English).
     """
 
@@ -161,8 +172,9 @@ def catalogue_json(language: str, domain: str = "web") -> str:
     [forms]}}``.
 
     ``messages`` maps each English message to its translation; a plural message is keyed by
-    its English singular and maps to its forms ``[singular, plural]``. ``plural`` names the
-    plural rule: ``"fr"`` (0 and 1 are singular) or ``"en"`` (only 1 is; English and Dutch).
+    its English singular and maps to its forms (``[singular, plural]``; Polish: three forms).
+    ``plural`` names the plural rule (:data:`PLURAL_RULES`): ``"fr"`` (0 and 1 are
+    singular), ``"pl"`` (Polish's three forms) or ``"en"`` (only 1 is singular).
     English has no messages (the source's are shown as they are). Untranslated messages are
     left out (the English shows).
 
@@ -170,7 +182,7 @@ def catalogue_json(language: str, domain: str = "web") -> str:
         ValueError: not one of :data:`LANGUAGES`, or an unknown domain.
     """
     _check(language, domain)
-    plural = "fr" if language == "fr" else "en"
+    plural = PLURAL_RULES.get(language, "en")
     out: dict[str, Any] = {"language": language, "plural": plural, "messages": {}}
     if language != DEFAULT_LANGUAGE:
         for m in _read_catalogue(language, domain):
@@ -213,6 +225,7 @@ __all__ = [
     "DOMAINS",
     "LANGUAGES",
     "LOCALE_DIR",
+    "PLURAL_RULES",
     "Domain",
     "Messages",
     "catalogue_json",

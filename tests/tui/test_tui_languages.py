@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 
 from splendor import classic, duel
 from splendor.bots import RandomBot
-from splendor.i18n import LOCALE_DIR
+from splendor.i18n import LANGUAGES, LOCALE_DIR
 from splendor.record import GameRecord
 from splendor.tui import games, render, render_duel
 from splendor.tui.app import PlayOptionError, play_language, run_play
@@ -24,7 +24,7 @@ from splendor.tui.words import terminal_language, tui_messages
 # locale/{fr,nl}/LC_MESSAGES/tui.po may need a change here.
 from .helpers import console, duel_play_until, feeder, play_until, text_of
 
-TRANSLATED = ["fr", "nl"]
+TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
 
 def _draw(*renderables: Any, width: int = 100) -> str:

@@ -26,7 +26,7 @@ from .ui import rest
 
 HOWTO = Path(__file__).resolve().parents[2] / "src" / "splendor" / "web" / "howto"
 GAMES = ("splendor", "duel")
-LANGUAGES = ("en", "fr", "nl")
+LANGUAGES = ("en", "fr", "nl", "de", "es", "it", "pt", "pl")
 ARTS = {"card", "noble", "royal", "token", "tokens", "board", "screenshot"}
 """The figures ``howto.js`` knows how to draw (its ``drawArt`` and the screenshot)."""
 HEADINGS = ("h1", "h2", "h3", "h4")
@@ -141,7 +141,7 @@ def test_a_fragment_runs_and_loads_nothing(game: str, lang: str) -> None:
     assert not re.search(r"(?i)\b(https?:|javascript:|data:)|//[a-z0-9]", raw), where
 
 
-@pytest.mark.parametrize("lang", ["fr", "nl"])
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
 @pytest.mark.parametrize("game", GAMES)
 def test_french_and_dutch_are_translations(game: str, lang: str) -> None:
     """No sentence of the English page longer than 4 words appears in the French or Dutch
@@ -240,7 +240,7 @@ def test_the_lobby_leads_to_each_page_in_each_language(new_page, server) -> None
     page.click("[data-testid=howto-lobby]")
     page.wait_for_url(re.compile(r"/$"))
     expect(page.locator("[data-testid=howto-link-duel]")).to_have_attribute("href", "/howto/duel")
-    for lang in ("fr", "nl"):
+    for lang in LANGUAGES[1:]:
         page.context.add_cookies([{"name": "lang", "value": lang, "url": server}])
         for game in GAMES:
             page.goto(f"/howto/{game}")

@@ -28,7 +28,9 @@ from .ui import choose, page_state, play_by_clicking, rest, root_data, wait_read
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 768}
-LANGUAGES = ("en", "fr", "nl")
+LANGUAGES = ("en", "fr", "nl", "de", "es", "it", "pt", "pl")
+DOCS_LANGUAGES = ("en", "fr", "nl")
+"""The languages of the docs' figures (the how-to pages' pictures are made in every one)."""
 DOCS_IMAGES = REPO / "docs" / "images"
 HOWTO_IMAGES = REPO / "src" / "splendor" / "web" / "howto" / "img"
 GAMES = ["splendor", "duel"]
@@ -287,9 +289,10 @@ def write_docs_figures(new_page, server: str, invite: str, game: str) -> None:
             page.context.add_cookies([{"name": "lang", "value": lang, "url": server}])
             page.reload()
             wait_ready(page)
-            path = DOCS_IMAGES / f"table-{game}-{viewport['width']}-{lang}.png"
-            page.screenshot(path=str(path))
-            print(f"docs figure: {path}")
+            if lang in DOCS_LANGUAGES:
+                path = DOCS_IMAGES / f"table-{game}-{viewport['width']}-{lang}.png"
+                page.screenshot(path=str(path))
+                print(f"docs figure: {path}")
             if viewport is DESKTOP:  # the picture of the "how to play" page (howto.js)
                 path = HOWTO_IMAGES / f"table-{game}-{lang}.jpg"
                 page.screenshot(path=str(path), type="jpeg", quality=70)

@@ -35,14 +35,14 @@ import { CLASSIC_LETTERS, DUEL_LETTERS, GAME_NAMES, cellName, colorName, h, repl
 export const HOWTO_GAMES = ["splendor", "duel"];
 
 /** The languages the pages are written in; English is the fallback. */
-export const HOWTO_LANGUAGES = ["en", "fr", "nl"];
+export const HOWTO_LANGUAGES = ["en", "fr", "nl", "de", "es", "it", "pt", "pl"];
 
 /** Elements a fragment may not bring in (removed with their content). */
 const FORBIDDEN = "script, style, iframe, object, embed, link, meta, base, form";
 
 /**
  * The address of a page's text.
- * @param {string} lang en, fr or nl
+ * @param {string} lang a language code (en, fr, nl, de, es, it, pt, pl)
  * @param {string} game splendor or duel
  * @returns {string}
  */

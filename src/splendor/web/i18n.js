@@ -1,5 +1,6 @@
 /**
- * The client's words in the reader's language: English (the source's), French or Dutch.
+ * The client's words in the reader's language: English (the source's), French, Dutch,
+ * German, Spanish, Italian, Portuguese (Brazil's) or Polish.
  *
  * Every sentence a person reads goes through {@link t} (`t("{name} to play", {name})`) or
  * {@link tn} for counts (`tn("{n} point", "{n} points", n)`); `make messages
@@ -11,14 +12,17 @@
  * translate at use: `t(TITLES[kind])`. Action notation (`take W U G`) is never translated.
  *
  * The language: the cookie `lang` (set by the switch, {@link setLanguage}) when it names
- * en, fr or nl, else the page's `<html lang>`, which the server sets from the browser's
+ * one of {@link LANGUAGES}, else the page's `<html lang>`, which the server sets from the browser's
  * `Accept-Language`. {@link loadLanguage} reads the catalogue once, before any page starts
  * (`app.js`); English needs none.
  * @module i18n
  */
 
 /** The languages, each named in its own language (the switch shows these). */
-export const LANGUAGES = [["en", "English"], ["fr", "Français"], ["nl", "Nederlands"]];
+export const LANGUAGES = [
+  ["en", "English"], ["fr", "Français"], ["nl", "Nederlands"], ["de", "Deutsch"], ["es", "Español"],
+  ["it", "Italiano"], ["pt", "Português"], ["pl", "Polski"],
+];
 
 /** The cookie the switch sets: the contract with the server (and the tests). */
 export const LANGUAGE_COOKIE = "lang";
@@ -48,8 +52,9 @@ export function t(message, fields) {
 
 /**
  * The form of `singular` / `plural` (English) for the count `n` in the reader's language:
- * French counts 0 and 1 as singular, English and Dutch only 1. `{n}` is filled with `n`
- * unless `fields` gives it.
+ * French and Portuguese count 0 and 1 as singular, Polish has three forms (1; 2–4 but not
+ * 12–14; the rest), the others only 1 is singular. `{n}` is filled with `n` unless
+ * `fields` gives it.
  * @param {string} singular
  * @param {string} plural
  * @param {number} n
@@ -57,10 +62,28 @@ export function t(message, fields) {
  * @returns {string}
  */
 export function tn(singular, plural, n, fields) {
-  const one = catalogue.plural === "fr" ? Math.abs(n) < 2 : n === 1;
   const forms = catalogue.messages[singular];
-  const text = Array.isArray(forms) && forms.length === 2 ? forms[one ? 0 : 1] : one ? singular : plural;
+  const form = pluralForm(catalogue.plural, n);
+  const text = Array.isArray(forms) && forms.length > form ? forms[form] : form === 0 ? singular : plural;
   return fill(text, { n, ...(fields || {}) });
+}
+
+/**
+ * The index of the plural form for the count `n` under a catalogue's rule (`"en"`, `"fr"`
+ * or `"pl"`, as the server names them): 0 the singular, 1 the plural (Polish: 1 for 2–4
+ * but not 12–14, 2 for the rest).
+ * @param {string} rule
+ * @param {number} n
+ * @returns {number}
+ */
+export function pluralForm(rule, n) {
+  const k = Math.abs(Math.trunc(n));
+  if (rule === "fr") return k < 2 ? 0 : 1;
+  if (rule === "pl") {
+    if (k === 1) return 0;
+    return k % 10 >= 2 && k % 10 <= 4 && (k % 100 < 12 || k % 100 > 14) ? 1 : 2;
+  }
+  return n === 1 ? 0 : 1;
 }
 
 /**
@@ -95,7 +118,7 @@ export function N_(message) {
   return message;
 }
 
-/** The language in use: `"en"`, `"fr"` or `"nl"`. */
+/** The language in use: one of the codes of {@link LANGUAGES}. */
 export function language() {
   return catalogue.language;
 }
@@ -138,7 +161,7 @@ export async function loadLanguage() {
 /**
  * Choose a language: remember it in the cookie `lang` (`path=/`, `SameSite=Lax`, a year)
  * and reload the page in it.
- * @param {string} lang "en", "fr" or "nl"
+ * @param {string} lang a code of {@link LANGUAGES}
  * @throws {Error} another language
  */
 export function setLanguage(lang) {
