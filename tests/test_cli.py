@@ -376,10 +376,10 @@ def test_the_language_comes_from_the_locale(locale, words, tmp_path):
 
 def test_an_unknown_lang_is_refused_in_a_real_process(tmp_path):
     done = splendor(
-        "play", "--lang", "de", "--seats", "random,random", "--record", str(tmp_path / "g")
+        "play", "--lang", "sv", "--seats", "random,random", "--record", str(tmp_path / "g")
     )
     assert done.returncode == 2
-    assert "--lang must be fr (French), en (English) or nl (Dutch), got 'de'" in done.stderr
+    assert "--lang must be one of en, fr, nl, de, es, it, pt, pl, got 'sv'" in done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "g").exists()
 
 

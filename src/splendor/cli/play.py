@@ -78,7 +78,7 @@ _Lang = Annotated[
     str | None,
     typer.Option(
         "--lang",
-        help="Language of the game: fr (French), en (English) or nl (Dutch). Default: the "
+        help="Language of the game: en, fr, nl, de, es, it, pt or pl. Default: the "
         "terminal's locale (LC_ALL, LC_MESSAGES, then LANG), else English.",
     ),
 ]

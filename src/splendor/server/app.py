@@ -25,8 +25,8 @@ requests (with ``Retry-After``), 503 database unavailable (with ``Retry-After``)
   chat (:mod:`.chat`; only seated players write).
 - ``POST /api/games/{id}/analysis``: a seated player asks for the post-game analysis of a
   finished game (202 queued now, 200 the stored one; 403 not seated, 409 not over, 429 too
-  many); ``GET /api/games/{id}/analysis``: ``{"status", "data", "error"}`` (404 none asked
-  for); :mod:`.analysis_jobs`.
+  many); ``GET /api/games/{id}/analysis``: ``{"status", "data", "error"}`` (status
+  ``none`` while none is asked for); :mod:`.analysis_jobs`.
 - ``WS /ws/games/{id}``: a spectator's state at once (the session's seat's for a logged-in
   player seated there); ``{"type": "auth", "token"}`` makes
   the connection its seat's (the seat's state follows); then state messages after every
@@ -46,9 +46,10 @@ requests (with ``Retry-After``), 503 database unavailable (with ``Retry-After``)
   ``/static/...``: the client's files (``src/splendor/web/``).
 
 **Languages.** Refusals (``detail``, a WebSocket error's ``message``) and explanations of
-illegal moves come in the reader's language: the ``lang`` cookie (en, fr or nl, set by the
-client's language switch), else the request's ``Accept-Language``, else English
-(:func:`.language.language_of`; :mod:`.errors` for how a refusal is translated).
+illegal moves come in the reader's language: the ``lang`` cookie (a code of
+``splendor.i18n.LANGUAGES``, set by the client's language switch), else the request's
+``Accept-Language``, else English (:func:`.language.language_of`; :mod:`.errors` for how a
+refusal is translated).
 
 Seat tokens never travel in a URL: ``?token=`` is refused (400, WebSocket 4400), and
 :func:`serve` redacts any ``token=`` from its logs (:class:`RedactTokens`). Every HTTP
@@ -93,6 +94,7 @@ from . import bots as server_bots
 from .account_api import account_router
 from .accounts import Accounts
 from .analysis_jobs import Analyses, AnalysisConfig
+from .commands_api import commands_router
 from .errors import ServiceError
 from .events import Events
 from .games_api import games_router
@@ -195,6 +197,7 @@ def create_app(
     for kind in answers.DB_UNAVAILABLE:
         app.add_exception_handler(kind, answers.db_unavailable)
     app.include_router(i18n_router())
+    app.include_router(commands_router())
     app.include_router(players_router(accounts_of, body_of, hit_rate))
     app.include_router(account_router())
     app.include_router(tables_router(tables_of, player_of, body_of, hit_rate, send_loop))

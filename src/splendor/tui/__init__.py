@@ -9,9 +9,10 @@ descriptor as its ``"tui"`` part. ``run_play`` runs the steps of :mod:`.options`
 options checked), :mod:`.table` (the seats), :mod:`.loop` (the game and its log) and
 :mod:`.ending` (the result and the record).
 
-Everything is printed in one language, English, French or Dutch (``splendor play --lang``,
-else the terminal's locale): each drawing function takes ``language=``, a
-:class:`~.games.GameUI` carries its language, and every sentence comes from the catalogue
-``tui`` (``locale/<lang>/LC_MESSAGES/tui.po``, :mod:`splendor.i18n`); :mod:`.words` holds
-the words both games share. The notation (``take W U G``) is the same in every language.
+Everything is printed in one language, English, French, Dutch, German, Spanish, Italian,
+Portuguese or Polish (``splendor play --lang``, else the terminal's locale): each drawing
+function takes ``language=``, a :class:`~.games.GameUI` carries its language, and every
+sentence comes from the catalogue ``tui`` (``locale/<lang>/LC_MESSAGES/tui.po``,
+:mod:`splendor.i18n`); :mod:`.words` holds the words both games share. The notation
+(``take W U G``) is the same in every language.
 """

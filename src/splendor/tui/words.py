@@ -49,12 +49,12 @@ def terminal_language(environ: Mapping[str, str] | None = None) -> str:
 
 
 def check_language(value: str, t: Messages | None = None) -> str:
-    """``value`` as a language of the terminal (``fr``, ``en`` or ``nl``; case and spaces
-    do not matter).
+    """``value`` as a language of the terminal (one of :data:`splendor.i18n.LANGUAGES`: en,
+    fr, nl, de, es, it, pt, pl; case and spaces do not matter).
 
     Raises:
         ValueError: another value; the message (in ``t``'s language, default English)
-            lists fr, en, nl.
+            lists the languages.
     """
     language = str(value).strip().lower()
     if language in LANGUAGES:
@@ -62,7 +62,8 @@ def check_language(value: str, t: Messages | None = None) -> str:
     t = t or tui_messages()
     raise ValueError(
         t.gettext(
-            "--lang must be fr (French), en (English) or nl (Dutch), got {value}",
+            "--lang must be one of {languages}, got {value}",
+            languages=", ".join(LANGUAGES),
             value=repr(str(value)[:20]),
         )
     )
