@@ -250,6 +250,12 @@ def test_notation_hints_are_translated() -> None:
             assert explain.notation_hint(entry, "", language) != english
     assert "pas de nobles" in duel_explain.notation_hint("noble 1", "", "fr")
     assert "geen edellieden" in duel_explain.notation_hint("noble 1", "", "nl")
+    # a take with a gap (D8) names the gap in every language, though the parser's reason
+    # (English) is not passed on outside English
+    for language in LANGUAGES:
+        gap = duel_explain.notation_hint("take a1 c1", "", language)
+        assert "b1" in gap and "(D8)" in gap, (language, gap)
+    assert "b1" not in duel_explain.notation_hint("take a1 b2", "", "fr")
     with pytest.raises(ValueError):
         classic_explain.why_illegal(
             classic.new_game(2, seed=1).observation(0), classic.Action.parse("pass"), "xx"

@@ -23,6 +23,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .i18n import LANGUAGES, messages
+from .move_words import colour_word
+
+_LETTER_KEYS = {"W": "white", "U": "blue", "G": "green", "R": "red", "K": "black"}
+_LETTER_KEYS.update({"P": "pearl", "*": "gold"})
 
 KINDS = ("noble", "privilege", "token", "steal", "joker", "royal", "again")
 """The kinds of :class:`Effect`, in the order a turn resolves them."""
@@ -81,7 +85,8 @@ class Effect:
 
 def describe(effect: Effect, names: Sequence[str], letters: str, language: str = "en") -> str:
     """The sentence for ``effect`` in ``language`` (players called by ``names``, by seat;
-    token colours written with ``letters``, the game's token letters).
+    token colours given by ``letters``, the game's token letters, and written as the
+    language's colour words, never the letters).
 
     Raises:
         ValueError: an unknown language.
@@ -90,7 +95,7 @@ def describe(effect: Effect, names: Sequence[str], letters: str, language: str =
     t = messages(language)
     name = names[effect.seat]
     other = names[effect.source] if effect.source >= 0 else ""
-    token = letters[effect.color] if effect.color >= 0 else ""
+    token = colour_word(t, _LETTER_KEYS[letters[effect.color]]) if effect.color >= 0 else ""
     if effect.kind == "noble":
         return t.gettext("a noble visits {name} (3 points)", name=name)
     if effect.kind == "privilege":

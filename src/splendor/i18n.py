@@ -4,10 +4,10 @@ Spanish, Italian, Portuguese or Polish.
 Messages are written in English in the source, as ``t.gettext("slot {slot} is empty",
 slot="2.3")`` with a :class:`Messages` for the reader's language, and translated by gettext
 catalogues: ``locale/<lang>/LC_MESSAGES/<domain>.po`` beside this module (one per language
-of :data:`LANGUAGES` but English, which needs none). The catalogues are plain ``.po`` files, read with Babel when a
-language is first asked for; ``make messages`` extracts the messages of the source into
-``locale/<domain>.pot`` and merges them into each catalogue (``pybabel extract`` and
-``pybabel update``).
+of :data:`LANGUAGES` but English, which needs none). The catalogues are plain ``.po``
+files, read with Babel when a language is first asked for; ``make messages`` extracts the
+messages of the source into ``locale/<domain>.pot`` and merges them into each catalogue
+(``pybabel extract`` and ``pybabel update``).
 
 There is one catalogue per part of the project (:data:`DOMAINS`): ``splendor``, the rules'
 own sentences (explanations of illegal moves, effects of moves; the layers below the user

@@ -11,6 +11,7 @@ from collections import Counter
 from splendor import duel
 from splendor.duel.effects import effects_of
 from splendor.effects import Effect, describe
+from splendor.i18n import LANGUAGES
 
 LETTERS = "WUGRKP*"
 
@@ -96,7 +97,7 @@ def test_effects_follow_the_rules_over_random_games() -> None:
             assert after.current_player == 1 - seat
         # every effect can be told in each language, with nothing left to fill
         for e in found:
-            for language in ("en", "fr", "nl"):
+            for language in LANGUAGES:
                 text = describe(e, ["Ann", "Bob"], LETTERS, language)
                 assert "{" not in text and ("Ann" in text or "Bob" in text)
             assert Effect.from_dict(e.to_dict()) == e
@@ -122,7 +123,7 @@ def test_sentences_in_each_language() -> None:
     assert describe(two, names, LETTERS) == "Bob takes 2 privileges"
     assert describe(Effect("privilege", 1), names, LETTERS) == "Bob takes a privilege"
     stolen = Effect("steal", 0, source=1, color=3)
-    assert describe(stolen, names, LETTERS) == "Ann steals one R token from Bob"
+    assert describe(stolen, names, LETTERS) == "Ann steals one red token from Bob"
     for language in ("fr", "nl"):
         for e in (two, stolen, Effect("token", 0, color=1, cell="c3"), Effect("again", 1)):
             text = describe(e, names, LETTERS, language)

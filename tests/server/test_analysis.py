@@ -121,7 +121,8 @@ def test_only_a_seated_player_of_a_finished_game_may_ask_and_once(
     assert r.status_code == 409 and "still being played" in r.json()["detail"]
     client.post(f"/api/games/{gid}/resign", headers=auth(bob))
     r = client.get(f"/api/games/{gid}/analysis")
-    assert r.status_code == 404 and "nobody asked" in r.json()["detail"]
+    # nobody asked: an ordinary answer (a game page reads it), not a 404 (issue 33)
+    assert r.status_code == 200 and r.json() == {"status": "none", "data": None, "error": ""}
     r = client.post(f"/api/games/{gid}/analysis")  # a spectator
     assert r.status_code == 403 and "seated player" in r.json()["detail"]
     assert client.post(f"/api/games/{gid}/analysis", headers=auth("x" * 43)).status_code == 403

@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from splendor.i18n import LANGUAGES
 from splendor.record import GameRecord
 from splendor.server.app import Limits, create_app
 
@@ -261,7 +262,7 @@ def test_play_against_bots_to_the_end(
     assert in_frames == told
     for e in final["log"]:
         for x in e.get("effects", []):
-            assert set(x["text"]) == {"en", "fr", "nl"}
+            assert set(x["text"]) == set(LANGUAGES)
             # the players are left for the client to name as it shows them
             assert all(f"{{seat{x['seat']}}}" in text for text in x["text"].values())
     # the state asked over HTTP carries the same log
@@ -351,7 +352,9 @@ def test_seat_tokens_and_errors_change_nothing(client: TestClient) -> None:
         post({"token": ann, "action": first, "move": 0}).status_code == 409
     )  # replayed request: stale
     s1 = state(client, gid, bob)
-    assert s1["legal_actions"] and s1["last_move"] == {"index": 0, "seat": 0, "notation": first}
+    last = dict(s1["last_move"])
+    assert last.pop("text").startswith("{seat0} ")  # the move as a sentence
+    assert s1["legal_actions"] and last == {"index": 0, "seat": 0, "notation": first}
 
 
 def test_two_people_play_to_the_end_over_rest(client: TestClient) -> None:
@@ -527,7 +530,12 @@ def test_websocket_tokens_errors_and_reconnect(client: TestClient) -> None:
             ws.send_json({"type": "auth", "token": ann})
             m = ws.receive_json()
             assert m["move"] == 1 and m["log"] == [
-                {"index": 0, "seat": 0, "notation": "take W U G"}
+                {
+                    "index": 0,
+                    "seat": 0,
+                    "notation": "take W U G",
+                    "text": "{seat0} takes 1 white, 1 blue and 1 green",
+                }
             ]
 
 
@@ -702,6 +710,32 @@ def test_hub_builds_each_view_once_and_spectators_share_it() -> None:
         assert subs[4].outbox.empty() and other.outbox.empty()
         subs[0].send({"type": "pong"})
         assert subs[0].outbox.get_nowait() == '{"type":"pong"}'
+
+    asyncio.run(main())
+
+
+def test_hub_builds_a_view_per_seat_and_language() -> None:
+    """A state message says its moves in the reader's language (issue 33): one text per
+    seat and language among the subscribers, never the languages nobody reads."""
+    import asyncio
+
+    from splendor.server.hub import Hub
+
+    async def main() -> None:
+        hub = Hub()
+        subs = [hub.subscribe("g", seat) for seat in (None, None, None, 0)]
+        for sub, language in zip(subs, ("fr", "fr", "nl", "fr"), strict=True):
+            sub.language = language
+        built: list[tuple[Any, str]] = []
+
+        def build(seat: Any, language: str) -> str:
+            built.append((seat, language))
+            return f"{seat}:{language}"
+
+        assert hub.publish_views("g", build) == 4
+        assert sorted(built, key=str) == [(0, "fr"), (None, "fr"), (None, "nl")]
+        texts = [s.outbox.get_nowait() for s in subs]
+        assert texts == ["None:fr", "None:fr", "None:nl", "0:fr"]
 
     asyncio.run(main())
 

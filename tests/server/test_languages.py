@@ -70,11 +70,11 @@ def test_a_refusal_with_a_reason_inside(client: TestClient) -> None:
     body = {"game": "splendor", "seats": seats}
     r = client.post("/api/games", json=body)
     assert r.status_code == 400
-    assert r.json()["detail"] == "seat 0: a name is 1 to 40 characters, got 41"
+    assert r.json()["detail"] == "seat 1: a name is 1 to 40 characters, got 41"
     r = client.post("/api/games", json=body, headers=FR)
-    assert r.json()["detail"] == "place 0 : un nom fait de 1 à 40 caractères ; celui-ci en a 41"
+    assert r.json()["detail"] == "place 1 : un nom fait de 1 à 40 caractères ; celui-ci en a 41"
     r = client.post("/api/games", json=body, headers=NL)
-    assert r.json()["detail"] == "plaats 0: een naam heeft 1 tot 40 tekens; deze heeft er 41"
+    assert r.json()["detail"] == "plaats 1: een naam heeft 1 tot 40 tekens; deze heeft er 41"
 
 
 def test_the_explanation_of_an_illegal_move(client: TestClient) -> None:
@@ -92,7 +92,7 @@ def test_the_explanation_of_an_illegal_move(client: TestClient) -> None:
     assert dutch["reason"] == why_illegal(obs, action, "nl") != english["reason"]
     # the server's own reasons too (not the seat's decision)
     other = client.post(url, json={"token": _bob, "action": "take W U G"}, headers=FR).json()
-    assert other["reason"] == "ce n'est pas à vous de décider : c'est à la place 0 (Ann) de jouer"
+    assert other["reason"] == "ce n'est pas à vous de décider : c'est à la place 1 (Ann) de jouer"
 
 
 def test_an_illegal_move_is_refused_with_the_explanation(client: TestClient) -> None:

@@ -4,6 +4,8 @@ no blind reserve at all, except a card being paid for)."""
 
 from __future__ import annotations
 
+from datetime import UTC
+
 import pytest
 
 from splendor import classic, duel
@@ -276,3 +278,73 @@ def test_clean_name_refuses(given: object, words: str) -> None:
 
     with pytest.raises(BadNameError, match=words):
         clean_name(given, 40)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- moves said
+
+
+def test_a_live_game_says_its_moves_once_per_language_asked() -> None:
+    """Each log entry and ``last_move`` carry the move's sentence in the viewer's
+    language (``{seatN}`` for the players); a language's log grows by the new moves only,
+    and a game loaded without facts replays them."""
+    import json
+    from datetime import datetime
+
+    from splendor.move_text import move_sentence
+    from splendor.server.live import LiveGame
+    from splendor.server.protocol import move_facts
+
+    now = datetime.now(UTC)
+    state = duel.new_game(seed=5)
+    live = LiveGame("g", "duel", 2, 5, {}, [], now, now, state.copy(), [], None)
+    names = ["{seat0}", "{seat1}"]
+    expected: list[str] = []
+    for _ in range(12):
+        action = state.legal_actions()[-1]
+        expected.append(move_sentence(state, action, names, "fr"))
+        live.add_move(int(state.current_player), str(action), facts=move_facts(state, action))
+        state.apply(action)
+        texts, log = live.said("fr")
+        assert texts == expected and [e["text"] for e in json.loads(f"[{log}]")] == expected
+    assert set(live.logs) == {"fr"}  # English was never asked for
+    fresh = LiveGame("g", "duel", 2, 5, {}, [], now, now, state, list(live.moves), None)
+    assert fresh.said("fr")[0] == expected  # facts replayed from the deal
+    message = state_message(
+        game_id="g",
+        game="duel",
+        state=state,
+        seat=0,
+        moves=live.moves,
+        seats=[],
+        result=None,
+        texts=expected,
+    )
+    assert message["last_move"]["text"] == expected[-1]
+    assert [e["text"] for e in message["log"]] == expected
+
+
+def test_an_analysis_says_the_move_played_and_the_engines_moves() -> None:
+    """An analysis answer gains ``played_text``, ``best_text`` and each alternative's
+    ``text``, said in the position before the move (issue 33: no "best: take W G R")."""
+    from splendor.move_text import move_sentence
+    from splendor.server.analysis_said import Deal, said_analysis
+
+    state = classic.new_game(2, seed=3)
+    moves = []
+    for _ in range(3):
+        action = state.legal_actions()[0]
+        moves.append((int(state.current_player), str(action)))
+        state.apply(action)
+    before = classic.new_game(2, seed=3)
+    before.apply(moves[0][1])
+    best = before.legal_actions()[-1]
+    move = {"index": 1, "played": moves[1][1], "best": str(best)}
+    move["alternatives"] = [{"move": str(best)}, {"move": "not a move"}]
+    answer = {"status": "done", "data": {"moves": [move]}, "error": None}
+    names = ["{seat0}", "{seat1}"]
+    played = move_sentence(before, classic.Action.parse(moves[1][1]), names, "fr")
+    said = said_analysis(answer, Deal("splendor", 2, 3, {}, moves), ["a", played, "c"], "fr")
+    (out,) = said["data"]["moves"]
+    assert out["played_text"] == played and "played_text" not in move  # a copy
+    assert out["best_text"] == move_sentence(before, best, names, "fr")
+    assert [a["text"] for a in out["alternatives"]] == [out["best_text"], None]

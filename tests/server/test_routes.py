@@ -15,6 +15,9 @@ from splendor.game import games
 API = {
     "/api/i18n": ["get"],
     "/api/i18n/{language}": ["get"],
+    # moves typed in the reader's language (commands_api)
+    "/api/commands": ["post"],
+    "/api/commands/{game}": ["get"],
     "/api/players/guest": ["post"],
     "/api/players/signup": ["post"],
     "/api/players/login": ["post"],

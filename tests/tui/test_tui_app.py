@@ -6,6 +6,7 @@ import pytest
 
 from splendor import classic
 from splendor.bots import RandomBot
+from splendor.move_text import move_sentence
 from splendor.record import GameRecord
 from splendor.tui import loop, render, table
 from splendor.tui.app import PlayOptionError, parse_seats, run_play, seat_names
@@ -73,7 +74,11 @@ def test_bots_play_to_the_end_and_the_record_is_saved(tmp_path):
     assert "preparing the engine" not in out  # a transient spinner only
     assert render.result_lines(final.observation(0), rec.players)[0] in out
     assert f"record saved to {path}" in out
-    assert f"random: {rec.actions[1]}" in out  # one log line per decision
+    first = classic.new_game(2, 3)
+    first.apply(rec.actions[0])
+    second = classic.Action.parse(rec.actions[1])
+    # one log line per decision, the move as a sentence
+    assert move_sentence(first, second, rec.players) in out and f": {rec.actions[1]}" not in out
     assert out.count("final scores") == 1
 
 
@@ -172,7 +177,8 @@ def test_a_bots_blind_reserve_is_hidden_from_the_person(tmp_path, monkeypatch):
     st.apply("reserve d1")
     card = st.player(0).reserved[0]
     out = text_of(con)
-    assert "greedy: reserve d1" in out and "r1 L1 (hidden)" in out
+    said = "greedy reserves the top card of the level-1 deck and takes 1 gold"
+    assert said in out and "r1 L1 (hidden)" in out
     assert str(card) not in out and render.card_text(card).plain not in out
 
 

@@ -224,7 +224,7 @@ def test_a_person_plays_a_few_duel_decisions_then_the_input_ends(tmp_path):
     assert out.startswith("Splendor Duel · seed 3 · 0:you 1:random")
     assert "Type an action ('take c3 c4 c5'" in out
     assert "'take a1 a3' is not an action" in out and "'take x9' is not an action" in out
-    assert "you: take b1 c1: K U" in out
+    assert "you take 1 black and 1 blue from b1 and c1" in out  # said to the person
     assert len(prompts) == len(lines) + 1  # re-asked after each bad entry, then EOF
     assert f"unfinished record saved to {path}" in out
 
@@ -340,7 +340,7 @@ def test_a_bots_blind_reserve_is_hidden_from_the_person(tmp_path, monkeypatch):
         st.apply(a)
     card = st.player(0).reserved[0]
     out = text_of(con)
-    assert "greedy: reserve d1" in out
+    assert "greedy reserves the top card of the level-1 deck" in out
     assert "r1 L1 (hidden)" in out
     assert str(card) not in out and render_duel.card_text(card).plain not in out
 
@@ -365,7 +365,7 @@ def test_the_log_tells_royal_cards_privileges_and_extra_turns(tmp_path):
     chosen = [a for a in GameRecord.load(path).actions if a.startswith("royal ")]
     for p, royal in royals:
         told = f"royal card {royal.id + 1} goes to {names[p]}" in out
-        decided = f"{names[p]}: royal {royal.id + 1}" in out
+        decided = f"{names[p]} takes royal card {royal.id + 1} (" in out
         assert told != decided
     assert out.count(" goes to ") == len(royals) - len(chosen)
     assert "takes a privilege" in out

@@ -14,6 +14,7 @@ from babel.messages.pofile import read_po
 
 from splendor import classic, duel
 from splendor.bots import RandomBot
+from splendor.commands import to_command
 from splendor.i18n import LANGUAGES, LOCALE_DIR
 from splendor.record import GameRecord
 from splendor.tui import games, render, render_duel
@@ -137,7 +138,8 @@ def test_a_whole_terminal_game_speaks_the_language(played, game, language):
     assert t.gettext("How to write a decision ({game})", game=ui.title) in flat
     assert t.gettext("pick that decision from the numbered list") in flat  # '?'
     assert t.gettext("every legal decision, numbered, grouped by kind (none summed up)") in flat
-    illegal = t.gettext("'{action}' is not legal now: {why}", action="buy 3.1", why="")
+    typed = to_command(game, "buy 3.1", language)  # the refusal quotes it in the language
+    illegal = t.gettext("'{action}' is not legal now: {why}", action=typed, why="")
     assert illegal.strip() in flat
     malformed = "take Q Z" if game == "splendor" else "take a1 c1"
     assert t.gettext("'{entry}' is not an action: {hint}", entry=malformed, hint="").strip() in flat
@@ -400,7 +402,9 @@ def test_the_duel_board_fits_100_and_80_columns(language):
         ({}, "en"),
         ({"LANG": "fr_FR.UTF-8"}, "fr"),
         ({"LANG": "nl_BE.UTF-8"}, "nl"),
-        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({"LANG": "de_DE.UTF-8"}, "de"),
+        ({"LANG": "pl_PL.UTF-8"}, "pl"),
+        ({"LANG": "sv_SE.UTF-8"}, "en"),
         ({"LANG": "C.UTF-8"}, "en"),
         ({"LC_MESSAGES": "nl_NL.UTF-8", "LANG": "fr_FR.UTF-8"}, "nl"),
         ({"LC_ALL": "fr_FR.UTF-8", "LC_MESSAGES": "nl_NL", "LANG": "nl_NL"}, "fr"),
@@ -467,7 +471,7 @@ def test_lang_option_of_the_command(tmp_path):
     done = _cli(
         "play",
         "--lang",
-        "de",
+        "sv",
         "--seats",
         "random,random",
         "--record",
@@ -475,7 +479,7 @@ def test_lang_option_of_the_command(tmp_path):
         env={"LC_ALL": "C.UTF-8"},
     )
     assert done.exit_code == 2
-    assert "fr (French), en (English) or nl (Dutch), got 'de'" in " ".join(done.output.split())
+    assert "en, fr, nl, de, es, it, pt, pl, got 'sv'" in " ".join(done.output.split())
     assert not path.exists()
     done = _cli(
         "play",

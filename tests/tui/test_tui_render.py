@@ -164,6 +164,7 @@ def test_every_buy_pay_number_names_its_card_and_the_example_is_legal(game):
     """Issue 33: a ``buy … choose`` entry is listed with its number and its card (not
     summed up as 'the same buys'), and the line under them takes its example from the
     legal decisions, not a fixed 'buy 1.2 choose'."""
+    from splendor.commands import to_command
     from splendor.tui.words import tui_messages
 
     from .helpers import duel_play_until
@@ -181,8 +182,9 @@ def test_every_buy_pay_number_names_its_card_and_the_example_is_legal(game):
     for i, a in chooses:
         label = str(a).split()[1]
         assert f" {i} {label} " in f" {text} "  # the number, then the card's place
-    example = text.split("'")[-2]
-    assert example in {str(a) for _, a in chooses}
+    example = text.split("'")[-2]  # as typed in French (issue 33: the language's words)
+    name = "splendor" if game == "classic" else "duel"
+    assert example in {to_command(name, str(a), "fr") for _, a in chooses}
     assert t.gettext("buy+pay") in text
 
 

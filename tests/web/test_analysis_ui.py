@@ -10,6 +10,7 @@ The server is this module's own (a fast search budget: 48 iterations a decision)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -151,8 +152,13 @@ def test_a_player_asks_for_the_analysis_and_sees_it_grow_into_a_chart(
     for k in range(dots.count()):
         move = by_index[int(dots.nth(k).get_attribute("data-index"))]
         title = dots.nth(k).locator("title").text_content()
-        assert title.startswith(f"Turn {move['turn']}, ") and move["played"] in title
-        assert move["label"] in title and f"best was {move['best']}" in title
+        # the moves said as sentences, the players named (issue 33)
+        played, best = (
+            re.sub(r"\{seat(\d)\}", lambda m: ["Ann", "Bob"][int(m.group(1))], move[key])
+            for key in ("played_text", "best_text")
+        )
+        assert title.startswith(f"Turn {move['turn']}, ") and played in title
+        assert move["label"] in title and f"best was {best}" in title
 
     table = ann.locator("table[data-testid=analysis-summary]")
     expect(table.locator("thead th")).to_have_text(
@@ -175,8 +181,15 @@ def test_a_player_asks_for_the_analysis_and_sees_it_grow_into_a_chart(
         assert item.get_attribute("data-label") == move["label"]
         assert item.locator("[data-testid=analysis-label]").text_content() in LABELS_EN
         text = item.text_content()
-        assert move["played"] in text
-        assert ("best: " in text) == bool(move["best"] and move["best"] != move["played"])
+        played, best = (
+            re.sub(r"\{seat(\d)\}", lambda m: ["Ann", "Bob"][int(m.group(1))], move[key] or "")
+            for key in ("played_text", "best_text")
+        )
+        assert played and played in text  # the move as a sentence (issue 33)
+        # the engine's move, once, and never beside a move judged "best move"
+        other = move["best"] and move["best"] != move["played"]
+        shown = bool(other) and move["label"] not in ("best", "forced")
+        assert ("best: " in text) == shown and (not shown or f"best: {best}" in text)
     screenshot(ann, "analysis-en")
 
     # a spectator sees the analysis, without the button

@@ -57,7 +57,7 @@ def test_play_a_whole_game_against_a_bot_by_clicking(new_page, server, meta, gam
     text = page.inner_text("[data-testid=result-text]")
     assert "win" in text or "no winner" in text
     screenshot(page, f"{game}-finished")
-    # the log lists every move in notation
+    # the log lists every move (as a sentence)
     state = page_state(page)
     assert page.locator("[data-testid=log] li").count() == len(state["log"]) == state["move"]
 
@@ -67,12 +67,14 @@ def test_play_a_whole_game_against_a_bot_by_clicking(new_page, server, meta, gam
     frames = state["move"] + 1
     slider = page.locator("[data-testid=replay-slider]")
     assert slider.get_attribute("max") == str(frames - 1)
-    page.click("[data-testid=replay-first]")
+    # it opens at the first position (issue 33)
     assert page.get_attribute("[data-testid=replay-root]", "data-frame") == "0"
     assert "start of the game" in page.inner_text("[data-testid=replay-info]")
     page.click("[data-testid=replay-next]")
     assert page.get_attribute("[data-testid=replay-root]", "data-frame") == "1"
-    assert state["log"][0]["notation"] in page.inner_text("[data-testid=replay-info]")
+    # the move as a sentence (the part after its player's name)
+    said = state["log"][0]["text"].split("}", 1)[1]
+    assert said in page.inner_text("[data-testid=replay-info]")
     page.click("[data-testid=replay-prev]")
     assert page.get_attribute("[data-testid=replay-root]", "data-frame") == "0"
     page.fill("[data-testid=replay-slider]", str(frames // 2))
@@ -132,7 +134,9 @@ def test_two_people_through_invite_links(new_page, server):
             "(m) => Number(document.querySelector('[data-testid=game-root]').dataset.move) > m",
             arg=st["move"],
         )
-        assert other.locator("[data-testid=log] li").last.inner_text().endswith(move)
+        # the move as a sentence, its notation in the title (issue 33)
+        said = other.locator("[data-testid=log] li").last.locator(".move-text")
+        assert said.get_attribute("title") == move and move not in said.inner_text()
     # Bob's connection drops while Ann moves: on reconnecting he gets the fresh state
     st = server_state(server, made["game_id"], None)
     while st["current_player"] != 0:

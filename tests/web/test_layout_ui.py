@@ -169,8 +169,11 @@ def check_last_turn(page, game: str) -> None:
         selectors,
     )
     assert not unmarked, f"last turn {notations}: not highlighted: {unmarked}"
-    line = page.inner_text(f"[data-testid=last-turn-{seat}]")
-    assert all(n in line for n in notations), (line, notations)
+    # the decisions said as sentences, each with its notation as its title (issue 33)
+    titles = page.eval_on_selector_all(
+        f"[data-testid=last-turn-{seat}] .move-text", "(els) => els.map((e) => e.title)"
+    )
+    assert titles == notations, (titles, notations)
     assert page.locator("[data-testid=log] li.last-turn").count() == len(notations)
 
 

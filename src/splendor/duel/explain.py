@@ -385,7 +385,8 @@ def notation_hint(entry: str, error: str = "", language: str = DEFAULT_LANGUAGE)
     reason = error.splitlines()[0] if error else ""
     if reason.startswith("cannot read action "):
         reason = reason.split(": ", 1)[1] if ": " in reason else ""
-    if verb == "take" and "not a line" in reason:
+    if verb == "take" and (not error or "not a line" in reason):
+        # the parser's reason is English only (a terminal in another language passes none)
         gap = _gap_reason(t, entry.split()[1:])
         if gap is not None:
             return gap

@@ -588,20 +588,13 @@ class Analyses:
         return stored, new
 
     async def view(self, game_id: str, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
-        """``{"status", "data", "error"}`` of the analysis of ``game_id`` (:func:`answer`).
-
-        Raises:
-            NotFound: nobody asked for one.
+        """``{"status", "data", "error"}`` of the analysis of ``game_id`` (:func:`answer`);
+        ``{"status": "none", "data": None, "error": ""}`` while nobody asked for one (an
+        ordinary answer, not an error: every finished game's page reads it, issue 33).
         """
         stored = await asyncio.to_thread(load_analysis, self.storage, game_id)
         if stored is None:
-            raise NotFound(
-                N_(
-                    "nobody asked for an analysis of game {game}; a player of the finished "
-                    "game may ask for one"
-                ),
-                game=game_id,
-            )
+            return {"status": "none", "data": None, "error": ""}
         return answer(stored, language)
 
     # ------------------------------------------------------------------ running

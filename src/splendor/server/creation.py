@@ -226,7 +226,8 @@ def _seat_name(i: int, value: Any) -> str:
     try:
         return clean_name(value, MAX_NAME)
     except BadNameError as e:
-        raise BadRequest(N_("seat {seat}: {error}"), seat=i, error=e.text) from None
+        # seats are numbered from 1 for people (the lobby's form shows "seat 1")
+        raise BadRequest(N_("seat {seat}: {error}"), seat=i + 1, error=e.text) from None
 
 
 # ---------------------------------------------------------------------- dealing

@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, Response
 
 from . import chat
 from .analysis_jobs import answer as analysis_answer
+from .analysis_said import with_sentences
 from .errors import N_, BadRequest, Forbidden, ServiceError
 from .language import language_of
 from .live import LiveGame
@@ -91,7 +92,7 @@ async def get_state(request: Request, game_id: str) -> Response:
     service = service_of(request)
     live = await service.get(checked_id(game_id))
     seat = await service.viewer_seat(live, token, await player_id_of(request))
-    return json_response(service.message_json(live, seat))
+    return json_response(service.message_json(live, seat, language=language_of(request)))
 
 
 @router.post("/{game_id}/actions")
@@ -112,7 +113,7 @@ async def post_action(request: Request, game_id: str) -> Response:
     live, seat = await service.act(
         game_id, token, body["action"], body["move"], await player_id_of(request)
     )
-    return json_response(service.message_json(live, seat))
+    return json_response(service.message_json(live, seat, language=language_of(request)))
 
 
 async def _acting_seat(request: Request, live: LiveGame, body: dict[str, Any]) -> int:
@@ -139,7 +140,7 @@ async def post_resign(request: Request, game_id: str) -> Response:
     body = await optional_body_of(request)
     seat = await _acting_seat(request, live, body)
     await service.resign(live, seat)
-    return json_response(service.message_json(live, seat))
+    return json_response(service.message_json(live, seat, language=language_of(request)))
 
 
 @router.get("/{game_id}/chat")
@@ -191,9 +192,9 @@ async def post_analysis(request: Request, game_id: str) -> JSONResponse:
     seat = await _acting_seat(request, live, body)
     player_id = await player_id_of(request) or live.seats[seat].player_id
     stored, new = await analyses_of(request).request(live, player_id)
-    return JSONResponse(
-        analysis_answer(stored, language_of(request)), status_code=202 if new else 200
-    )
+    language = language_of(request)
+    said = await with_sentences(analysis_answer(stored, language), live, language)
+    return JSONResponse(said, status_code=202 if new else 200)
 
 
 @router.get("/{game_id}/analysis")
@@ -201,7 +202,8 @@ async def get_analysis(request: Request, game_id: str) -> dict[str, Any]:
     """``{"status", "data", "error"}`` of the game's analysis (404 none asked for)."""
     hit_rate("action", request)  # a database query per call
     live = await service_of(request).get(checked_id(game_id))
-    return await analyses_of(request).view(live.id, language_of(request))
+    language = language_of(request)
+    return await with_sentences(await analyses_of(request).view(live.id, language), live, language)
 
 
 @router.get("/{game_id}/record")
@@ -219,7 +221,7 @@ async def get_record(request: Request, game_id: str) -> JSONResponse:
 async def get_replay(request: Request, game_id: str) -> dict[str, Any]:
     """Every position of a finished game."""
     service = service_of(request)
-    return service.replay(await service.get(checked_id(game_id)))
+    return service.replay(await service.get(checked_id(game_id)), language_of(request))
 
 
 __all__ = ["games_router"]

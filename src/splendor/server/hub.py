@@ -32,6 +32,8 @@ class Subscriber:
         player_guest: that player is a guest (labelled so in the list).
         outbox: messages to send (JSON text), in order; None asks the sender to close.
         overflowed: set when the client fell too far behind (the connection is closed).
+        language: the connection's language (its request's), the language of the moves'
+            sentences in its states (:meth:`Hub.publish_views`).
     """
 
     game_id: str
@@ -43,6 +45,7 @@ class Subscriber:
         default_factory=lambda: asyncio.Queue(maxsize=OUTBOX_LIMIT + 1)
     )
     overflowed: bool = False
+    language: str = "en"
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue ``message`` as JSON text (never blocks), see :meth:`send_text`."""
@@ -109,6 +112,29 @@ class Hub:
             text = views.get(sub.seat)
             if text is None:
                 text = views[sub.seat] = build(sub.seat)
+            sub.send_text(text)
+            reached += 1
+        return reached
+
+    def publish_views(
+        self,
+        game_id: str,
+        build: Callable[[int | None, str], str],
+        exclude: Subscriber | None = None,
+    ) -> int:
+        """Queue ``build(seat, language)`` for every subscriber of ``game_id`` but
+        ``exclude``, built once per distinct seat and language (a state message whose
+        moves are said in the reader's language). Returns the number of subscribers
+        reached."""
+        views: dict[tuple[int | None, str], str] = {}
+        reached = 0
+        for sub in self.subscribers(game_id):
+            if sub is exclude:
+                continue
+            key = (sub.seat, sub.language)
+            text = views.get(key)
+            if text is None:
+                text = views[key] = build(sub.seat, sub.language)
             sub.send_text(text)
             reached += 1
         return reached

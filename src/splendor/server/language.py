@@ -1,4 +1,5 @@
-"""The reader's language (one of :data:`splendor.i18n.LANGUAGES`) and the browser client's catalogues.
+"""The reader's language (one of :data:`splendor.i18n.LANGUAGES`) and the browser client's
+catalogues.
 
 A request's language is the cookie :data:`LANGUAGE_COOKIE` (``lang``, set by the client's
 language switch) when it names one of :data:`splendor.i18n.LANGUAGES`, else the first

@@ -13,9 +13,10 @@ from datetime import datetime
 from typing import Any
 
 from ..game import get_game
+from ..move_text import MoveFacts
 from ..record import result_of
 from .clocks import ClockState
-from .protocol import log_entry_json, log_json, move_effects
+from .protocol import log_json, move_effects, move_facts, move_texts
 from .storage import STATUS_ACTIVE, STATUS_FINISHED, SeatInfo, StoredGame, hash_token
 
 DAY = 86400.0
@@ -105,9 +106,13 @@ class LiveGame:
         moves: ``(seat, notation)`` of every committed decision (the state is their replay).
         state: the full state after ``moves`` (hidden information included: never sent).
         lock: serializes the decisions of this game.
-        log_json: the state messages' ``log`` entries as JSON text
-            (:func:`.protocol.log_json` of ``moves``, plus ``"note"`` on the moves that
-            have one), grown by :meth:`add_move`.
+        facts: what each move's sentence needs (:func:`.protocol.move_facts`, read from
+            the position before it), parallel to ``moves``; filled by replaying the game
+            when short (a game just loaded), see :meth:`said`.
+        logs: per language asked for, the moves' sentences and the state messages'
+            ``log`` entries as JSON text (:func:`.protocol.log_json`, with ``"text"``), grown
+            by :meth:`said` for the moves after those it holds: each move is said once per
+            language a reader uses.
         notes: ``{move index: note}``, e.g. a random action played for a failing bot.
         effects: ``{move index: effects}`` of the moves that did more than their notation
             says (:func:`.protocol.move_effects`: privileges, Duel abilities resolved
@@ -121,6 +126,9 @@ class LiveGame:
             they rank last in the ratings, :mod:`.rated_games`).
         clock_state: the running clock of a game with a clock (:mod:`.clocks`), else None.
         clock_task: the timer that times the running seat out at its deadline.
+        rating_changes: once a rated game's ratings are applied here, each seat's change
+            (:func:`.rating_updates.seat_changes`), shown in its result; None before
+            (and after the game is loaded again: it is not stored).
     """
 
     id: str
@@ -136,7 +144,8 @@ class LiveGame:
     result: dict[str, Any] | None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task[None] | None = None
-    log_json: str = ""
+    facts: list[MoveFacts] = field(default_factory=list)
+    logs: dict[str, tuple[list[str], str]] = field(default_factory=dict)
     notes: dict[int, str] = field(default_factory=dict)
     effects: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     accessed: float = 0.0
@@ -146,10 +155,7 @@ class LiveGame:
     dropped: list[int] = field(default_factory=list)
     clock_state: ClockState | None = None
     clock_task: asyncio.Task[None] | None = None
-
-    def __post_init__(self) -> None:
-        if self.moves and not self.log_json:
-            self.log_json = log_json(self.moves, self.notes, self.effects)
+    rating_changes: list[dict[str, Any]] | None = None
 
     def add_move(
         self,
@@ -157,16 +163,41 @@ class LiveGame:
         notation: str,
         note: str | None = None,
         effects: list[dict[str, Any]] | None = None,
+        facts: MoveFacts | None = None,
     ) -> None:
-        """Append a committed decision (and its note and effects, if any) to ``moves`` and
-        ``log_json``."""
-        entry = log_entry_json(len(self.moves), seat, notation, note, effects)
-        self.log_json = f"{self.log_json},{entry}" if self.moves else entry
+        """Append a committed decision (and its note, effects and sentence's facts, if
+        any) to ``moves``; the logs in each language grow when next asked for
+        (:meth:`said`)."""
+        if facts is not None and len(self.facts) == len(self.moves):
+            self.facts.append(facts)
         if note:
             self.notes[len(self.moves)] = note
         if effects:
             self.effects[len(self.moves)] = effects
         self.moves.append((seat, notation))
+
+    def reset_log(self) -> None:
+        """Forget the moves' facts and logs (after ``moves`` were replaced by a reload)."""
+        self.facts = []
+        self.logs = {}
+
+    def said(self, language: str) -> tuple[list[str], str]:
+        """The moves' sentences in ``language`` and the ``log`` entries as JSON text
+        (:func:`.protocol.log_json` with them), made for the moves not said yet.
+
+        Raises:
+            ValueError: an unknown language.
+        """
+        if len(self.facts) < len(self.moves):
+            self.facts = replay_facts(self)
+        texts, text = self.logs.get(language, ([], ""))
+        if len(texts) < len(self.moves):
+            start = len(texts)
+            texts = texts + move_texts(self.facts[start:], self.num_players, language)
+            more = log_json(self.moves, self.notes, self.effects, texts, start)
+            text = f"{text},{more}" if text else more
+            self.logs[language] = (texts, text)
+        return texts, text
 
     @property
     def finished(self) -> bool:
@@ -219,6 +250,28 @@ def replay(
         if found:
             effects[i] = found
     return state, final_result(stored.result, state), effects
+
+
+def replay_facts(live: LiveGame) -> list[MoveFacts]:
+    """The facts of every move of ``live`` (:func:`.protocol.move_facts`), by replaying
+    its moves from the deal.
+
+    Raises:
+        RuntimeError: a move does not replay (a corrupt game).
+    """
+    module = get_game(live.game)
+    state = module.new_game(live.num_players, live.seed, **live.options)
+    facts = []
+    for i, (_seat, text) in enumerate(live.moves):
+        try:
+            action = module.action_type.parse(text)
+            facts.append(move_facts(state, action))
+            state.apply(action)
+        except ValueError as e:
+            raise RuntimeError(
+                f"game {live.id}: move {i} ({text!r}) does not replay: {e}"
+            ) from None
+    return facts
 
 
 def final_result(stored: dict[str, Any] | None, state: Any) -> dict[str, Any] | None:

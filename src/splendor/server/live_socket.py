@@ -66,11 +66,12 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     sub.player_id = player_id
     sub.player_name = None if player is None else player.name
     sub.player_guest = player is not None and player.guest
-    sub.send_text(service.message_json(live, sub.seat))
+    sub.language = language_of(websocket)
+    sub.send_text(service.message_json(live, sub.seat, language=sub.language))
     service.publish(live, exclude=sub)  # the others see the seat or spectator come
     sender = asyncio.create_task(send_loop(websocket, sub))
     try:
-        await _receive_loop(websocket, service, live, sub, language_of(websocket))
+        await _receive_loop(websocket, service, live, sub, sub.language)
     finally:
         # no await before the presence update: this block may run under cancellation
         sender.cancel()
@@ -263,12 +264,12 @@ async def _authenticate(service: GameService, live: LiveGame, sub: Subscriber, t
     seat = await service.viewer_seat(live, token, sub.player_id)
     assert seat is not None
     if sub.seat == seat:  # seated by the session already: the same seat's token is fine
-        sub.send_text(service.message_json(live, seat))
+        sub.send_text(service.message_json(live, seat, language=sub.language))
         return
     if sub.seat is not None:
         raise BadRequest(f"this connection is already seat {sub.seat}'s")
     sub.seat = seat
-    sub.send_text(service.message_json(live, seat))
+    sub.send_text(service.message_json(live, seat, language=sub.language))
     service.publish(live, exclude=sub)  # the others see the seat connected
 
 

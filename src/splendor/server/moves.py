@@ -25,7 +25,14 @@ from ..record import result_of
 from .clocks import ClockState
 from .errors import N_, BadRequest, Conflict, Forbidden, Illegal, Text, Unavailable, first_line
 from .live import LiveGame
-from .protocol import Explanation, MalformedActionError, explain, move_effects, parse_action
+from .protocol import (
+    Explanation,
+    MalformedActionError,
+    explain,
+    move_effects,
+    move_facts,
+    parse_action,
+)
 from .proxy import GameProxy
 from .seats import Seats
 from .service_context import Round, ServiceContext, retrieve
@@ -143,8 +150,9 @@ class Moves:
         )
         await self._store(live, move)
         effects = move_effects(live.game, live.state, action, new)
+        facts = move_facts(live.state, action)
         live.state = new
-        live.add_move(seat, notation, note, effects)
+        live.add_move(seat, notation, note, effects, facts)
         live.result = result
         live.accessed = self._ctx.clock()
         live.clock_state = clock_after if clock_after is not None else live.clock_state
@@ -232,7 +240,7 @@ class Moves:
         elif current != seat:
             out["reason"] = Text(
                 N_("it is not your decision: seat {seat} ({name}) is to play"),
-                {"seat": current, "name": live.seats[current].name},
+                {"seat": current + 1, "name": live.seats[current].name},  # 1-based for people
             ).translated(language)
         elif parsed in live.state.legal_actions():
             out["legal"] = True

@@ -42,6 +42,8 @@ import numpy as np
 from ..effects import described
 from ..game import get_game
 from ..i18n import DEFAULT_LANGUAGE
+from ..move_text import MoveFacts, say, seat_placeholders
+from ..move_text import move_facts as facts_of
 from .errors import N_, Text
 
 ACTION_FIELDS = ("colors", "level", "slot", "cells", "reserved")
@@ -340,11 +342,13 @@ def log_entries(
     moves: Sequence[tuple[int, str]],
     notes: Mapping[int, str] | None = None,
     effects: Mapping[int, Sequence[dict[str, Any]]] | None = None,
+    texts: Sequence[str] | None = None,
 ) -> list[dict[str, Any]]:
     """``[{"index", "seat", "notation"}, ...]`` of the accepted moves ``(seat, notation)``;
     an entry whose index is in ``notes`` also carries ``"note"`` (e.g. a random action
-    played for a bot that could not decide), and one whose index is in ``effects`` carries
-    ``"effects"`` (:func:`move_effects`)."""
+    played for a bot that could not decide), one whose index is in ``effects`` carries
+    ``"effects"`` (:func:`move_effects`), and each has ``"text"``, its sentence
+    (:func:`move_texts`), when ``texts`` are given."""
     notes = notes or {}
     effects = effects or {}
     return [
@@ -352,11 +356,30 @@ def log_entries(
             "index": i,
             "seat": seat,
             "notation": text,
+            **({"text": texts[i]} if texts is not None and i < len(texts) else {}),
             **({"note": notes[i]} if i in notes else {}),
             **({"effects": list(effects[i])} if effects.get(i) else {}),
         }
         for i, (seat, text) in enumerate(moves)
     ]
+
+
+def move_facts(before: Any, action: Any) -> MoveFacts:
+    """What the sentence of ``action`` needs of the position ``before`` it (the full
+    state; :func:`splendor.move_text.move_facts`): kept per move, said in each reader's
+    language when a reader needs it (:func:`move_texts`)."""
+    return facts_of(before, action)
+
+
+def move_texts(facts: Sequence[MoveFacts], num_players: int, language: str) -> list[str]:
+    """The sentences of moves in ``language`` (a log entry's ``"text"``), the players
+    written ``{seat0}``, ``{seat1}``... like the effects' texts, for the client to fill.
+
+    Raises:
+        ValueError: an unknown language.
+    """
+    names = seat_placeholders(num_players)
+    return [say(f, names, language) for f in facts]
 
 
 def move_effects(game: str, before: Any, action: Any, after: Any) -> list[dict[str, Any]]:
@@ -382,10 +405,14 @@ def log_entry_json(
     notation: str,
     note: str | None = None,
     effects: Sequence[dict[str, Any]] | None = None,
+    text: str | None = None,
 ) -> str:
     """One entry of the ``log`` of a state message as JSON text:
-    ``{"index","seat","notation"}``, plus ``"note"`` and ``"effects"`` when given."""
+    ``{"index","seat","notation"}``, plus ``"text"`` (the move's sentence), ``"note"`` and
+    ``"effects"`` when given."""
     entry: dict[str, Any] = {"index": index, "seat": seat, "notation": notation}
+    if text is not None:
+        entry["text"] = text
     if note:
         entry["note"] = note
     if effects:
@@ -397,14 +424,23 @@ def log_json(
     moves: Sequence[tuple[int, str]],
     notes: Mapping[int, str] | None = None,
     effects: Mapping[int, Sequence[dict[str, Any]]] | None = None,
+    texts: Sequence[str] | None = None,
+    start: int = 0,
 ) -> str:
     """The entries of ``log`` (:func:`log_entries`) as JSON text joined by commas (without
-    the brackets)."""
+    the brackets), from move ``start`` on (a cached log grows by the moves after it)."""
     notes = notes or {}
     effects = effects or {}
     return ",".join(
-        log_entry_json(i, seat, text, notes.get(i), effects.get(i))
-        for i, (seat, text) in enumerate(moves)
+        log_entry_json(
+            i,
+            seat,
+            text,
+            notes.get(i),
+            effects.get(i),
+            texts[i] if texts is not None and i < len(texts) else None,
+        )
+        for i, (seat, text) in enumerate(moves[start:], start=start)
     )
 
 
@@ -418,8 +454,10 @@ def _head_and_tail(
     result: dict[str, Any] | None,
     spectators: dict[str, Any] | None = None,
     clock: dict[str, Any] | None = None,
+    last_text: str | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The fields of a state message before ``log`` and after it (key order kept)."""
+    """The fields of a state message before ``log`` and after it (key order kept);
+    ``last_text``: the last move's sentence (``last_move.text``)."""
     current = state.current_player
     finished = state.is_terminal or result is not None
     obs = viewer_observation(state, seat)
@@ -441,8 +479,10 @@ def _head_and_tail(
     }
     last = None
     if moves:
-        last_seat, last_text = moves[-1]
-        last = {"index": len(moves) - 1, "seat": last_seat, "notation": last_text}
+        last_seat, last_notation = moves[-1]
+        last = {"index": len(moves) - 1, "seat": last_seat, "notation": last_notation}
+        if last_text is not None:
+            last["text"] = last_text
     tail = {
         "last_move": last,
         "scores": [int(x) for x in state.scores],
@@ -469,6 +509,7 @@ def state_message(
     spectators: dict[str, Any] | None = None,
     clock: dict[str, Any] | None = None,
     effects: Mapping[int, Sequence[dict[str, Any]]] | None = None,
+    texts: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """The ``{"type": "state", ...}`` message for one viewer.
 
@@ -485,6 +526,8 @@ def state_message(
             the field is left out).
         effects: ``{move index: effects}`` (:func:`move_effects`) shown with those moves
             in ``log``.
+        texts: the moves' sentences in the viewer's language (:func:`move_texts`), each
+            entry's ``"text"`` and ``last_move``'s; None: left out.
 
     Returns:
         ``{"type": "state", "game_id", "game", "num_players", "seat", "status", "move",
@@ -492,8 +535,11 @@ def state_message(
         "scores", "result", "seats"}`` and ``"spectators"``, ``"clock"`` when given (see the
         module docstring).
     """
-    head, tail = _head_and_tail(game_id, game, state, seat, moves, seats, result, spectators, clock)
-    return {**head, "log": log_entries(moves, notes, effects), **tail}
+    last_text = texts[-1] if texts and len(texts) == len(moves) else None
+    head, tail = _head_and_tail(
+        game_id, game, state, seat, moves, seats, result, spectators, clock, last_text
+    )
+    return {**head, "log": log_entries(moves, notes, effects, texts), **tail}
 
 
 def state_message_json(
@@ -510,15 +556,19 @@ def state_message_json(
     spectators: dict[str, Any] | None = None,
     clock: dict[str, Any] | None = None,
     effects: Mapping[int, Sequence[dict[str, Any]]] | None = None,
+    texts: Sequence[str] | None = None,
 ) -> str:
     """:func:`state_message` as compact JSON text (the same fields, values and order).
 
     Args:
-        log: :func:`log_json` of ``moves``, kept up to date by the caller (one
-            :func:`log_entry_json` appended per move); None: built here from ``moves``,
-            ``notes`` and ``effects``.
+        log: :func:`log_json` of ``moves`` (with ``texts``), kept up to date by the caller
+            (one :func:`log_entry_json` appended per move); None: built here from
+            ``moves``, ``notes``, ``effects`` and ``texts``.
         Others: as :func:`state_message`.
     """
-    head, tail = _head_and_tail(game_id, game, state, seat, moves, seats, result, spectators, clock)
-    entries = log_json(moves, notes, effects) if log is None else log
+    last_text = texts[-1] if texts and len(texts) == len(moves) else None
+    head, tail = _head_and_tail(
+        game_id, game, state, seat, moves, seats, result, spectators, clock, last_text
+    )
+    entries = log_json(moves, notes, effects, texts) if log is None else log
     return f'{dumps(head)[:-1]},"log":[{entries}],{dumps(tail)[1:]}'

@@ -10,10 +10,11 @@ import logging
 from typing import Any
 
 from ..game import get_game
+from ..move_text import MoveFacts
 from .clocks import ClockState
 from .errors import DB_DOWN, N_, NotFound, ServiceError, Unavailable, first_line
 from .live import LiveGame, final_result, replay
-from .protocol import log_json, move_effects
+from .protocol import move_effects, move_facts
 from .service_context import Round, ServiceContext
 from .storage import StoredGame
 
@@ -194,7 +195,7 @@ class GameProxy:
         stored, state, result, effects = loaded
         live.state, live.result = state, result
         live.moves, live.notes, live.effects = list(stored.moves), dict(stored.notes), effects
-        live.log_json = log_json(live.moves, live.notes, live.effects)
+        live.reset_log()
         self._adopt(live, stored, moved=True)
 
     def _adopt(self, live: LiveGame, stored: StoredGame, *, moved: bool) -> None:
@@ -262,11 +263,11 @@ class GameProxy:
         followed = _follow(live, tail.moves)
         if followed is None:
             return False
-        state, effects = followed
+        state, effects, facts = followed
         base = len(live.moves)
         live.state = state
         for k, (seat, text) in enumerate(tail.moves):
-            live.add_move(seat, text, tail.notes.get(base + k), effects[k])
+            live.add_move(seat, text, tail.notes.get(base + k), effects[k], facts[k])
         live.result = final_result(tail.result, state)
         self._adopt(live, tail, moved=bool(tail.moves))
         return True
@@ -274,14 +275,15 @@ class GameProxy:
 
 def _follow(
     live: LiveGame, moves: list[tuple[int, str]]
-) -> tuple[Any, list[list[dict[str, Any]]]] | None:
-    """The state of ``live`` after ``moves`` (a copy; ``live`` is unchanged) and each
-    move's effects, or None when a move does not follow on (not the seat to play, the game
-    over, or not legal)."""
+) -> tuple[Any, list[list[dict[str, Any]]], list[MoveFacts]] | None:
+    """The state of ``live`` after ``moves`` (a copy; ``live`` is unchanged), each
+    move's effects and its sentence's facts, or None when a move does not follow on (not
+    the seat to play, the game over, or not legal)."""
     state = live.state
     effects: list[list[dict[str, Any]]] = []
+    facts: list[MoveFacts] = []
     if not moves:
-        return state, effects
+        return state, effects, facts
     action_type: Any = get_game(live.game).action_type
     state = state.copy()
     for seat, text in moves:
@@ -294,7 +296,8 @@ def _follow(
         except ValueError:
             return None
         effects.append(move_effects(live.game, before, action, state))
-    return state, effects
+        facts.append(move_facts(before, action))
+    return state, effects, facts
 
 
 __all__ = ["GameProxy", "Loaded"]

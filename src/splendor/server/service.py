@@ -41,6 +41,7 @@ expiry: :mod:`.expiry`; retries of failed bot turns: :mod:`.bot_turns`; the numb
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
@@ -60,13 +61,16 @@ from .hub import Hub, Subscriber
 from .live import DAY, Lifecycle, LiveGame
 from .moves import Moves
 from .proxy import GameProxy
-from .rating_updates import RatingUpdates
+from .rating_updates import RatingUpdates, shown_changes
 from .seats import MAX_LOOKUP_TOKENS, Seats
 from .service_context import Round, ServiceContext, retrieve
 from .storage import Storage, utcnow
 from .timers import Timers
 from .views import JsonView
 from .writer import MoveWriter
+
+SeatsJson = Sequence[dict[str, Any]]
+"""The seats of a state message (:meth:`.views.JsonView.seats_json`)."""
 
 
 class GameService:
@@ -224,7 +228,7 @@ class GameService:
         self.bots.schedule(live)
         self.timers.arm(live)
         if ended and live.rated:
-            self.ratings.rate_later(live.id)
+            self.ratings.rate_later(live.id, functools.partial(shown_changes, self.views, live))
         if not remote:
             self.ctx.emit_game("game.finished" if ended else "game.moved", live)
 
@@ -353,15 +357,15 @@ class GameService:
         """:meth:`.views.JsonView.spectators_json`."""
         return self.views.spectators_json(live)
 
-    def message(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
-        """The state message for ``seat`` (None: spectator), :meth:`.views.JsonView.message`."""
-        return self.views.message(live, seat)
+    def message(self, live: LiveGame, seat: int | None, language: str = "en") -> dict[str, Any]:
+        """The state message for ``seat`` in ``language`` (:meth:`.views.JsonView.message`)."""
+        return self.views.message(live, seat, language)
 
     def message_json(
-        self, live: LiveGame, seat: int | None, seats: Sequence[dict[str, Any]] | None = None
+        self, live: LiveGame, seat: int | None, seats: SeatsJson | None = None, language: str = "en"
     ) -> str:
         """:meth:`message` as JSON text (:meth:`.views.JsonView.message_json`)."""
-        return self.views.message_json(live, seat, seats)
+        return self.views.message_json(live, seat, seats, language)
 
     def summary(self, live: LiveGame, your_seats: Sequence[int]) -> dict[str, Any]:
         """A game list entry (:meth:`.views.JsonView.summary`)."""
@@ -375,13 +379,13 @@ class GameService:
         """
         return self.views.record(live)
 
-    def replay(self, live: LiveGame) -> dict[str, Any]:
+    def replay(self, live: LiveGame, language: str = "en") -> dict[str, Any]:
         """Every position of a finished game (:meth:`.views.JsonView.replay`).
 
         Raises:
             Conflict: the game is still being played.
         """
-        return self.views.replay(live)
+        return self.views.replay(live, language)
 
     # ------------------------------------------------------------------ acting
 

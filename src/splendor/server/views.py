@@ -8,6 +8,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..i18n import DEFAULT_LANGUAGE
 from ..record import GameRecord
 from .errors import N_, Conflict
 from .hub import Hub, Subscriber
@@ -61,9 +62,12 @@ class JsonView:
             "guests": sorted({s.player_name for s in watching if s.player_name and s.player_guest}),
         }
 
-    def message(self, live: LiveGame, seat: int | None) -> dict[str, Any]:
+    def message(
+        self, live: LiveGame, seat: int | None, language: str = DEFAULT_LANGUAGE
+    ) -> dict[str, Any]:
         """The state message for ``seat`` (None: spectator), see :func:`.protocol.state_message`;
-        a ``log`` entry whose move has a note carries it as ``"note"``."""
+        a ``log`` entry whose move has a note carries it as ``"note"``; each entry and
+        ``last_move`` carry ``"text"``, the move's sentence in ``language``."""
         return state_message(
             game_id=live.id,
             game=live.game,
@@ -71,18 +75,25 @@ class JsonView:
             seat=seat,
             moves=live.moves,
             seats=self.seats_json(live),
-            result=live.result,
+            result=self.result_json(live),
             notes=live.notes,
             spectators=self.spectators_json(live),
             clock=self.clock_json(live),
             effects=live.effects,
+            texts=live.said(language)[0],
         )
 
     def message_json(
-        self, live: LiveGame, seat: int | None, seats: Sequence[dict[str, Any]] | None = None
+        self,
+        live: LiveGame,
+        seat: int | None,
+        seats: Sequence[dict[str, Any]] | None = None,
+        language: str = DEFAULT_LANGUAGE,
     ) -> str:
         """:meth:`message` as JSON text (:func:`.protocol.state_message_json`, with the
-        game's cached log). ``seats``: :meth:`seats_json`, when the caller has it."""
+        game's log cached in ``language``: :meth:`.live.LiveGame.said`). ``seats``:
+        :meth:`seats_json`, when the caller has it."""
+        texts, log = live.said(language)
         return state_message_json(
             game_id=live.id,
             game=live.game,
@@ -90,19 +101,32 @@ class JsonView:
             seat=seat,
             moves=live.moves,
             seats=self.seats_json(live) if seats is None else seats,
-            result=live.result,
+            result=self.result_json(live),
             notes=live.notes,
-            log=live.log_json,
+            log=log,
             spectators=self.spectators_json(live),
             clock=self.clock_json(live),
             effects=live.effects,
+            texts=texts,
         )
+
+    @staticmethod
+    def result_json(live: LiveGame) -> dict[str, Any] | None:
+        """The result a state message carries: the record's, with ``"ratings"`` (each
+        seat's change, :func:`.rating_updates.seat_changes`) once a rated game's ratings
+        are applied."""
+        if live.result is None or not live.rating_changes:
+            return live.result
+        return {**live.result, "ratings": live.rating_changes}
 
     def publish(self, live: LiveGame, exclude: Subscriber | None = None) -> None:
         """Send every subscriber of the game (but ``exclude``) its own fresh state (each
-        distinct view built and serialized once)."""
+        distinct view, a seat's or the spectators' in one language, built and serialized
+        once)."""
         seats = self.seats_json(live)
-        self.hub.publish(live.id, lambda seat: self.message_json(live, seat, seats), exclude)
+        self.hub.publish_views(
+            live.id, lambda seat, lang: self.message_json(live, seat, seats, lang), exclude
+        )
 
     def forward_chat(self, game_id: str, message: dict[str, Any]) -> None:
         """Send a chat message (stored by another server process) to the game's
@@ -182,10 +206,11 @@ class JsonView:
         )
 
     @classmethod
-    def replay(cls, live: LiveGame) -> dict[str, Any]:
+    def replay(cls, live: LiveGame, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         """``{"game", "num_players", "seats", "frames", "result"}`` of a finished game;
-        frame ``k`` is ``{"move": k, "notation", "seat", "observation"}`` after ``k``
-        moves (the full position: everything of a finished game may be shown), with
+        frame ``k`` is ``{"move": k, "notation", "text", "seat", "observation"}`` after
+        ``k`` moves (the full position: everything of a finished game may be shown;
+        ``text``: the move's sentence in ``language``, ``{seatN}`` for the players), with
         ``"effects"`` when move ``k`` did more than its notation says
         (:func:`.protocol.move_effects`).
 
@@ -193,13 +218,23 @@ class JsonView:
             Conflict: the game is still being played.
         """
         state = cls.record(live).new_state()
-        frames = [{"move": 0, "notation": None, "seat": None, "observation": state.to_dict()}]
+        texts = live.said(language)[0]
+        frames = [
+            {
+                "move": 0,
+                "notation": None,
+                "text": None,
+                "seat": None,
+                "observation": state.to_dict(),
+            }
+        ]
         for k, (seat, text) in enumerate(live.moves, start=1):
             state.apply(text)
             frames.append(
                 {
                     "move": k,
                     "notation": text,
+                    "text": texts[k - 1],
                     "seat": seat,
                     "observation": state.to_dict(),
                     **({"effects": live.effects[k - 1]} if k - 1 in live.effects else {}),

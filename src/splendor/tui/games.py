@@ -171,10 +171,11 @@ class GameTexts:
 
 
 def your_tokens(obs: Any, render_module: ModuleType, t: Messages) -> Text:
-    """``your tokens W2 U1 … = 5``: the observing seat's tokens, drawn by ``render_module``."""
+    """``your tokens W2 U1 … = 5``: the observing seat's tokens, drawn by ``render_module``
+    in the letters of ``t``'s language."""
     me = obs.player(obs.seat)
     mine = Text(t.gettext("your tokens") + " ", style="bold")
-    mine.append_text(render_module.tokens_text(me.tokens))
+    mine.append_text(render_module.tokens_text(me.tokens, language=t.language))
     mine.append(f" = {me.num_tokens}", style="dim")
     return mine
 

@@ -111,11 +111,11 @@ def _duel_followup(
     if hint is not None:
         parts.append(hint)
     if obs.phase == "token":
-        parts.append(render_duel.board_grid(obs))
+        parts.append(render_duel.board_grid(obs, language=language))
     mine = your_tokens(obs, render_duel, t)
     if obs.phase in ("payment", "joker"):
         mine.append("  " + t.gettext("bonuses") + " ", style="bold")
-        mine.append_text(render_duel.tokens_text(obs.player(obs.seat).bonuses))
+        mine.append_text(render_duel.tokens_text(obs.player(obs.seat).bonuses, language=language))
     parts.append(mine)
     return parts
 
@@ -141,9 +141,10 @@ class _DuelEvents(Teller):
         """The name of the seat an effect took from (none: ``""``)."""
         return self.names[effect.source] if effect.source >= 0 else ""
 
-    @staticmethod
-    def _chip(effect: Effect) -> Text:
-        return render_duel.chip(effect.color) if effect.color >= 0 else Text("")
+    def _chip(self, effect: Effect) -> Text:
+        if effect.color < 0:
+            return Text("")
+        return render_duel.chip(effect.color, language=self.t.language)
 
     def _tell_royal(self, effect: Effect, obs: Any, you: bool) -> Text:
         t = self.t

@@ -3,34 +3,38 @@
 The person sees the board drawn from their own observation (C16, D22) and a numbered list
 of their legal decisions, then types either the notation (classic: ``take W U G``,
 ``buy 2.3``, ``reserve d1``, see :data:`splendor.classic.NOTATION_HELP`; Duel:
-``take c3 c4 c5``, ``gold a1``, ``reserve 2.3``, see :data:`splendor.duel.NOTATION_HELP`)
-or a number from the list. A malformed or illegal entry gets a message saying why and a
-new prompt, never a crash. The game comes from the observation (or ``game=``), and what
-differs per game (drawing, notation, explanations) from :mod:`.games`.
+``take c3 c4 c5``, ``gold a1``, ``reserve 2.3``, see :data:`splendor.duel.NOTATION_HELP`),
+the same move in the verbs and gem letters of the game's language (``prendre B U V``,
+``neem c3``: :mod:`splendor.commands`, listed by ``?``), or a number from the list. A
+malformed or illegal entry gets a message saying why and a new prompt, never a crash. The
+game comes from the observation (or ``game=``), and what differs per game (drawing,
+notation, explanations) from :mod:`.games`.
 
 Commands at the prompt: ``?`` (or ``help``) shows the notation and these commands,
 ``??`` (or ``list``) every legal decision numbered, grouped by kind, several to a line
 (none summed up), ``board`` redraws the board,
 ``quit`` stops the game (the record is saved, unfinished). End of input (Ctrl-D, or the
-end of a piped file) stops the game the same way: :class:`QuitGame` is raised. The command
-words, like the notation, are the same in every language; what they print speaks the
-language of the game (``language=``, or the one of the :class:`~.games.GameUI` given).
+end of a piped file) stops the game the same way: :class:`QuitGame` is raised. These
+command words are the same in every language; what they print speaks the language of the
+game (``language=``, or the one of the :class:`~.games.GameUI` given).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from rich.console import Console
 from rich.text import Text
 
+from ..commands import CommandError, command_words, to_command, translate
 from ..game import games
 from ..i18n import DEFAULT_LANGUAGE, Messages
 from .games import GameUI, ui_for
-from .render_common import legal_example
+from .render_common import command, legal_example
 from .words import phase_name, tui_messages
 
 
@@ -48,6 +52,35 @@ def help_commands(t: Messages) -> str:
         ("quit", t.gettext("stop here; the game record is saved (unfinished)")),
     )
     return "\n".join(f"{word:<18}{meaning}" for word, meaning in rows)
+
+
+def language_words(ui: GameUI) -> str | None:
+    """The verbs and gem letters of ``ui``'s language that the prompt accepts beside the
+    notation (:mod:`splendor.commands`), for ``?``: a few lines such as ``prendre = take,
+    réserver = reserve, …``, ``letters: B blanc, U bleu, …`` and an example; None when
+    they are the notation's own (English, or a language not translated yet)."""
+    words = command_words(ui.game, ui.language)
+    english = command_words(ui.game, DEFAULT_LANGUAGE)
+    if words["verbs"] == english["verbs"] and words["names"] == english["names"]:
+        return None
+    t = ui.t
+    verbs = ", ".join(f"{' / '.join(w)} = {verb}" for verb, w in words["verbs"].items())
+    colours = ", ".join(
+        f"{words['letters'][e]} {' / '.join(words['names'][e])}" for e in words["letters"]
+    )
+    example = to_command(ui.game, ui.example, ui.language)
+    lines = [
+        t.gettext("Your language's words work too, beside the notation above:"),
+        *textwrap.wrap(verbs, 90, initial_indent="  ", subsequent_indent="  "),
+        *textwrap.wrap(
+            t.gettext("letters: {letters}", letters=colours),
+            90,
+            initial_indent="  ",
+            subsequent_indent="  ",
+        ),
+        "  " + t.gettext("'{command}' is '{notation}'", command=example, notation=ui.example),
+    ]
+    return "\n".join(lines)
 
 
 HELP_COMMANDS = help_commands(tui_messages(DEFAULT_LANGUAGE))
@@ -85,7 +118,8 @@ def parse_entry(
 ) -> Any:
     """Turn what the person typed into one of ``legal``: a 1-based number from the list
     or an action in notation (case and spacing do not matter: ``take G W U`` and
-    ``TAKE c5 c3 c4`` are fine).
+    ``TAKE c5 c3 c4`` are fine) or in the words of the language of ``ui``
+    (:mod:`splendor.commands`: ``prendre B U V``, ``neem c3``).
 
     Args:
         ui: the game and the language of the messages (default: the game of
@@ -99,7 +133,7 @@ def parse_entry(
     t = ui.t
     entry = " ".join(text.split())
     if not entry:
-        example = legal_example(legal) or ui.example  # one that is legal now
+        example = command(ui.name, legal_example(legal) or ui.example, ui.language)  # legal now
         raise InputProblem(
             t.gettext(
                 "type an action (e.g. '{example}') or its number; '?' for help", example=example
@@ -118,17 +152,24 @@ def parse_entry(
                 n=len(legal),
             )
         )
+    try:  # the language's words (prendre B U V, neem c3) or the notation
+        notation = translate(ui.game, entry, ui.language)
+    except CommandError as e:
+        raise InputProblem(
+            t.gettext("'{entry}' is not an action: {hint}", entry=entry, hint=str(e))
+        ) from None
     try:
-        action = ui.game.action_type.parse(entry)
+        action = ui.game.action_type.parse(notation)
     except ValueError as e:
-        hint = ui.notation_hint(entry, str(e))
+        hint = ui.notation_hint(notation, str(e))
         raise InputProblem(
             t.gettext("'{entry}' is not an action: {hint}", entry=entry, hint=hint)
         ) from None
     if action in legal:
         return action
     why = ui.why_illegal(observation, action)
-    raise InputProblem(t.gettext("'{action}' is not legal now: {why}", action=action, why=why))
+    typed = command(ui.name, action, ui.language)
+    raise InputProblem(t.gettext("'{action}' is not legal now: {why}", action=typed, why=why))
 
 
 def _default_echo() -> bool:
@@ -215,6 +256,9 @@ class HumanAgent:
         title = t.gettext("How to write a decision ({game})", game=ui.title)
         self.console.print(Text(title, style="bold underline"))
         self.console.print(ui.render.colorize(ui.notation_help))
+        own = language_words(ui)
+        if own is not None:
+            self.console.print(Text(own))
         self.console.print(Text(help_commands(t)))
         self.console.print(Text(ui.legend, style="dim"))
 
@@ -286,7 +330,8 @@ class HumanAgent:
             try:
                 return parse_entry(line, observation, legal, ui=ui)
             except InputProblem as e:
-                self.console.print(Text("✗ ", style="bold red") + ui.render.colorize(str(e)))
+                problem = ui.render.colorize(str(e), language=ui.language)
+                self.console.print(Text("✗ ", style="bold red") + problem)
 
 
 def discard_typeahead(stream: IO[Any] | None = None) -> bool:
@@ -315,6 +360,7 @@ def discard_typeahead(stream: IO[Any] | None = None) -> bool:
 __all__ = [
     "HELP_COMMANDS",
     "help_commands",
+    "language_words",
     "HumanAgent",
     "InputProblem",
     "QuitGame",

@@ -15,7 +15,9 @@ from rich.text import Text
 from ..bots import warm_up_spec
 from ..game import seats_summary
 from ..match import play_game
+from ..move_text import MoveFacts, move_facts, say
 from ..record import GameRecord
+from . import words
 from .games import GameUI
 from .human import discard_typeahead
 from .options import HUMAN
@@ -23,26 +25,32 @@ from .table import Table
 
 
 class Narrated:
-    """Wraps an agent and keeps, for the log, what its last decision meant
-    (``ui.describe`` from the agent's own observation, in the game's language, taken
-    before the decision changes the position: a bought card is described before it leaves
-    the board)."""
+    """Wraps an agent and keeps, for the log, what its last decision meant: what its
+    sentence needs (:func:`splendor.move_text.move_facts`, said in the game's language
+    when the line is printed) and, should that fail, ``ui.describe``; both read from the
+    agent's own observation before the decision changes the position (a bought card is
+    described before it leaves the board)."""
 
     def __init__(self, agent: Any, ui: GameUI) -> None:
         self.agent = agent
         self.ui = ui
         self.name = getattr(agent, "name", "agent")
         self.last: str | None = None
+        self.facts: MoveFacts | None = None
         self.turn = 0
 
     def choose(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         self.last = None
+        self.facts = None
         self.turn = int(getattr(observation, "turn", 0))
         choice = self.agent.choose(observation, legal_actions)
         try:
-            self.last = self.ui.describe(observation, choice)
+            self.facts = move_facts(observation, choice)
         except (ValueError, TypeError, AttributeError, IndexError):
-            self.last = str(choice)
+            try:
+                self.last = self.ui.describe(observation, choice)
+            except (ValueError, TypeError, AttributeError, IndexError):
+                self.last = str(choice)
         return choice
 
 
@@ -145,14 +153,26 @@ class GameLog:
             self._bot_pause(obs)
 
     def _line(self, seat: int, action: Any) -> Text:
-        """``  12 ann: buy 1.2: L1 K 0pt [3W 2U]``."""
+        """``  12 ann buys a level-1 card (black, 0 points) from slot 1.2``: the move as a
+        sentence in the game's language ("you buy…" for the person's default seat); the
+        notation (``  12 ann: buy 1.2: …``) when no sentence could be made."""
         table = self.table
-        number = table.ui.log_number(self.agents[seat].turn, len(table.kinds))
+        agent = self.agents[seat]
+        number = table.ui.log_number(agent.turn, len(table.kinds))
         line = Text(f"  {number:>3} ", style="dim")
         style = "bold green" if seat in table.humans else "bold"
+        if agent.facts is not None:
+            you = words.is_you(table.names[seat], table.t)
+            said = say(agent.facts, table.names, table.ui.language, you)
+            text = Text(said)
+            name = table.names[seat]
+            if not you and said.startswith(name):
+                text.stylize(style, 0, len(name))
+            return line + text
         line.append(f"{table.names[seat]}", style=style)
         line.append(": ")
-        line.append_text(table.ui.render.colorize(self.agents[seat].last or str(action)))
+        language = table.ui.language  # ui.describe writes the language's letters
+        line.append_text(table.ui.render.colorize(agent.last or str(action), language=language))
         return line
 
     def _bot_pause(self, obs: Any) -> None:

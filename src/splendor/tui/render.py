@@ -6,13 +6,17 @@ card is a :class:`~splendor.classic.HiddenCard` in the observation and is drawn 
 only. :func:`render_board` refuses a full state outright.
 
 Colours: every token and bonus is drawn as a small chip with an explicit foreground and
-background (so it reads on dark and light terminals alike) and always carries its letter
-(``W U G R K *``), so the board still works without colour. What this drawing shares with
-Duel's (:mod:`.render_duel`) is written once in :mod:`.render_common`.
+background (so it reads on dark and light terminals alike) and always carries its letter,
+so the board still works without colour. The letters are the language's
+(``language=``, :func:`.render_common.shown_letters`: ``W U G R K *`` in English, ``B U V R
+N O`` in French), and so are the verbs and letters of the numbered list; the notation
+stays English in the records. What this drawing shares with Duel's (:mod:`.render_duel`)
+is written once in :mod:`.render_common`.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -26,7 +30,7 @@ from rich.text import Text
 from ..classic import Card, HiddenCard, Noble, Observation
 from ..classic.rules import TOKEN_LIMIT
 from ..classic.state import to_action
-from ..colors import GEM_LETTERS, NUM_GEMS, TOKEN_LETTERS
+from ..colors import NUM_GEMS
 from ..i18n import DEFAULT_LANGUAGE, Messages
 from . import render_common as common
 from . import words
@@ -43,39 +47,52 @@ from .words import points_short, rich_format, tui_messages
 TOKEN_STYLES: tuple[str, ...] = (*GEM_STYLES, GOLD_STYLE)
 """Rich style of each token colour, in token order W U G R K *."""
 
-_LETTER_STYLE = dict(zip(TOKEN_LETTERS, TOKEN_STYLES, strict=True))
-# a token letter in notation or a card description: "take W U G", "[3W 2U]", "L1 K 0pt", "*"
-_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9])(\d*)([WUGRK*])(?![A-Za-z])")
+GAME = "splendor"
+"""The game's name in :mod:`splendor.commands` (its letters and verbs)."""
 
 
-# ----------------------------------------------------------------------------- pieces
+def letters(language: str = DEFAULT_LANGUAGE) -> str:
+    """The token letters a person reads in ``language``, in colour order W U G R K *
+    (:func:`.render_common.shown_letters`)."""
+    return common.shown_letters(GAME, language)
 
 
-def chip(color: int, count: int | None = None) -> Text:
-    """A coloured chip for token colour ``color`` (0..5): ``W`` or, with a count, ``3W``."""
-    return common.token_chip(color, count, TOKEN_LETTERS, TOKEN_STYLES)
+def chip(color: int, count: int | None = None, *, language: str = DEFAULT_LANGUAGE) -> Text:
+    """A coloured chip for token colour ``color`` (0..5): ``W`` or, with a count, ``3W``,
+    in the letters of ``language`` (French ``B``, ``3B``)."""
+    return common.token_chip(color, count, letters(language), TOKEN_STYLES)
 
 
-def colorize(text: str, style: str = "") -> Text:
-    """``text`` with every token letter (``W U G R K *``, with an optional count as in
-    ``3W``) drawn as a coloured chip; used for notation and card descriptions."""
-    return common.colorize_tokens(text, style, _TOKEN_RE, _LETTER_STYLE)
+def _chips(language: str) -> common.Chip:
+    return functools.partial(chip, language=language)
 
 
-def cost_text(cost: Sequence[int]) -> Text:
-    """A card cost or noble requirement: ``3W 2U 1R`` with coloured chips."""
-    return common.counts_text(cost[:NUM_GEMS], chip)
+def colorize(text: str, style: str = "", *, language: str = DEFAULT_LANGUAGE) -> Text:
+    """``text`` with every token letter of ``language`` (English ``W U G R K *``, French
+    ``B U V R N O``; with an optional count as in ``3W``) drawn as a coloured chip; used
+    for moves and card descriptions written in that language (the English notation with
+    the default)."""
+    shown = letters(language)
+    pattern = common.token_pattern(shown)
+    return common.colorize_tokens(text, style, pattern, common.letter_styles(shown, TOKEN_STYLES))
+
+
+def cost_text(cost: Sequence[int], *, language: str = DEFAULT_LANGUAGE) -> Text:
+    """A card cost or noble requirement: ``3W 2U 1R`` with coloured chips (the letters of
+    ``language``)."""
+    return common.counts_text(cost[:NUM_GEMS], _chips(language))
 
 
 def card_words(card: Card | HiddenCard | None, language: str = DEFAULT_LANGUAGE) -> str:
     """A development card in one line of text, as ``str(card)`` writes it
-    (``L1 K 0pt [3W 2U]``) with its words in ``language``; a hidden card is its level only
-    (C16); ``None`` an empty slot."""
+    (``L1 K 0pt [3W 2U]``) with its words and letters in ``language`` (French ``L1 N 0 pt
+    [3B 2U]``); a hidden card is its level only (C16); ``None`` an empty slot."""
     t = tui_messages(language)
     if card is None or isinstance(card, HiddenCard):
         return common.unseen_card_words(card, t)
-    cost = " ".join(f"{n}{GEM_LETTERS[c]}" for c, n in enumerate(card.cost) if n)
-    return f"L{card.level} {GEM_LETTERS[card.bonus]} {points_short(card.points, t)} [{cost}]"
+    shown = letters(language)
+    cost = " ".join(f"{n}{shown[c]}" for c, n in enumerate(card.cost) if n)
+    return f"L{card.level} {shown[card.bonus]} {points_short(card.points, t)} [{cost}]"
 
 
 def card_text(
@@ -96,11 +113,11 @@ def card_text(
         return out
     if not two_lines:
         out.append(f"L{card.level} ", style="dim")
-    out.append_text(chip(card.bonus))
+    out.append_text(chip(card.bonus, language=language))
     out.append(" ")
     out.append_text(common.card_points(card.points, t))
     out.append("\n" if two_lines else " ")
-    out.append_text(cost_text(card.cost))
+    out.append_text(cost_text(card.cost, language=language))
     return out
 
 
@@ -110,14 +127,16 @@ def noble_text(noble: Noble, slot: int | None = None, *, language: str = DEFAULT
     if slot is not None:
         out.append(f"[{slot}] ", style="bold cyan")
     out.append(points_short(noble.points, tui_messages(language)) + " ", style=POINTS_STYLE)
-    out.append_text(cost_text(noble.requirement))
+    out.append_text(cost_text(noble.requirement, language=language))
     return out
 
 
-def tokens_text(tokens: Sequence[int], *, show_zero: bool = True) -> Text:
-    """Token counts per colour (length 5 or 6), each as a chip: ``2W 0U 1G ...``; a zero
-    count dimmed, or left out when not ``show_zero``."""
-    return common.tokens_text(tokens, chip, show_zero=show_zero)
+def tokens_text(
+    tokens: Sequence[int], *, show_zero: bool = True, language: str = DEFAULT_LANGUAGE
+) -> Text:
+    """Token counts per colour (length 5 or 6), each as a chip: ``2W 0U 1G ...`` (the
+    letters of ``language``); a zero count dimmed, or left out when not ``show_zero``."""
+    return common.tokens_text(tokens, _chips(language), show_zero=show_zero)
 
 
 # ----------------------------------------------------------------------------- board
@@ -160,15 +179,18 @@ def phase_hint(
         return None
     if obs.phase == "payment" and obs.payment is not None:
         card, need, gold = obs.payment
-        owed = cost_text(need)
+        owed = cost_text(need, language=language)
         return rich_format(
             t.gettext(
-                "paying for {card} · still owed {owed} · gold spent: {gold} · 'gold W' spends "
-                "a gold for a W, 'pay' finishes (C9)"
+                "paying for {card} · still owed {owed} · gold spent: {gold} · '{spend}' "
+                "spends a gold for a {letter}, '{finish}' finishes (C9)"
             ),
             card=card_text(card, language=language),
             owed=owed if owed else Text(t.gettext("nothing")),
             gold=gold,
+            spend=common.command(GAME, "gold W", language),
+            letter=letters(language)[0],
+            finish=common.command(GAME, "pay", language),
         )
     if obs.phase == "return tokens":
         held = obs.player(cur).num_tokens
@@ -192,7 +214,13 @@ def phase_hint(
             )
         return Text(text)
     if obs.phase == "choose noble":
-        return Text(t.gettext("several nobles would visit: choose one with 'noble N' (C12)"))
+        verb = common.command(GAME, "noble 1", language).split()[0]
+        return Text(
+            t.gettext(
+                "several nobles would visit: choose one with '{command}' (C12)",
+                command=f"{verb} N",
+            )
+        )
     return None
 
 
@@ -216,7 +244,7 @@ def supply_line(obs: Observation, *, language: str = DEFAULT_LANGUAGE) -> Text:
     supply, nobles = t.gettext("supply"), t.gettext("nobles")
     width = max(len(supply), len(nobles))
     out = Text(supply.ljust(width) + " ", style="bold")
-    out.append_text(tokens_text(obs.supply))
+    out.append_text(tokens_text(obs.supply, language=language))
     out.append("\n" + nobles.ljust(width) + " ", style="bold")
     shown = [(slot, n) for slot, n in enumerate(obs.nobles, start=1) if n is not None]
     if not shown:
@@ -250,6 +278,9 @@ def players_table(
     def reserved_card(card: Card | HiddenCard, label: str) -> Text:
         return card_text(card, label, language=language)
 
+    def row(tokens: Sequence[int]) -> Text:
+        return tokens_text(tokens, language=language)
+
     for p in obs.players:
         who = common.seat_cell(obs, p, names, you, t)
         cards = len(p.purchased)
@@ -257,7 +288,7 @@ def players_table(
         if p.nobles:
             nobles = len(p.nobles)
             who.append("\n    " + t.ngettext("{n} noble", "{n} nobles", nobles, n=nobles))
-        tok = common.token_rows(p, tokens_text, tok_label, bon_label, TOKEN_LIMIT)
+        tok = common.token_rows(p, row, tok_label, bon_label, TOKEN_LIMIT)
         res = common.reserved_text(p, reserved_card, t)
         table.add_row(who, Text(str(p.points)), tok, res, end_section=True)
     return table
@@ -328,55 +359,57 @@ def _group_labels(t: Messages) -> dict[str, str]:
 
 
 def describe(obs: Observation, action: Any, *, language: str = DEFAULT_LANGUAGE) -> str:
-    """``action`` in notation, with the card or noble it concerns in this position
-    (``buy 1.2: L1 K 0pt [3W 2U]``, ``noble 2: 3pt [4W 4U]``), as
-    :meth:`~splendor.classic.Observation.describe` writes it, in ``language``. A card the
-    observing seat may not see stays hidden (C16).
+    """``action`` as a person types it in ``language`` (the notation in English), with
+    the card or noble it concerns in this position (``buy 1.2: L1 K 0pt [3W 2U]``,
+    ``noble 2: 3pt [4W 4U]``; French ``acheter 1.2: L1 N 0 pt [3B 2U]``), as
+    :meth:`~splendor.classic.Observation.describe` writes it. A card the observing seat
+    may not see stays hidden (C16).
 
     Raises:
         ValueError: a malformed action.
     """
     obs = _require_observation(obs)
     a = to_action(action)
+    typed = common.command(GAME, a, language)
     if a.level is not None and a.slot is not None and a.kind != "reserve_deck":
-        return f"{a}: {card_words(obs.faceup[a.level - 1][a.slot - 1], language)}"
+        return f"{typed}: {card_words(obs.faceup[a.level - 1][a.slot - 1], language)}"
     if a.kind in ("buy_reserved", "buy_choose") and a.slot:
         reserved = common.reserved_words(obs, a, card_words, language)
         if reserved is not None:
-            return reserved
+            return f"{typed}: {reserved.partition(': ')[2]}"
     if a.kind == "noble" and a.slot:
         noble = obs.nobles[a.slot - 1]
         if noble is not None:
             t = tui_messages(language)
-            req = " ".join(f"{n}{GEM_LETTERS[c]}" for c, n in enumerate(noble.requirement) if n)
-            return f"{a}: {points_short(noble.points, t)} [{req}]"
-    return str(a)
+            shown = letters(language)
+            req = " ".join(f"{n}{shown[c]}" for c, n in enumerate(noble.requirement) if n)
+            return f"{typed}: {points_short(noble.points, t)} [{req}]"
+    return typed
 
 
 def _short(obs: Observation, action: Any, language: str) -> Text:
-    """Compact label of an action in the numbered list (the board shows the cards)."""
+    """Compact label of an action in the numbered list (the board shows the cards): what
+    follows the group's verb, in the letters of ``language`` (``B U V`` for ``take W U
+    G`` in French; a card's slot, then the card)."""
     kind = action.kind
-    text = str(action)
-    if kind.startswith("take"):
-        return colorize(text[len("take ") :])
+    args = common.command_args(GAME, action, language)
     if kind in ("reserve_faceup", "reserve_deck"):
-        return Text(text[len("reserve ") :])
+        return Text(args)
     if kind in ("buy_faceup", "buy_reserved", "buy_choose"):
-        desc = describe(obs, action, language=language)
-        label, _, what = desc.partition(": ")
-        label = label[len("buy ") :].replace(" choose", "")
+        _, _, what = describe(obs, action, language=language).partition(": ")
         if action.level is not None:  # a face-up slot already says its level
             what = re.sub(r"^L\d ", "", what)
-        out = Text(label + " ", style="bold")
-        out.append_text(colorize(what))
+        out = Text(args + " ", style="bold")
+        out.append_text(colorize(what, language=language))
         return out
     if kind == "noble":
         slot = action.slot
         noble = obs.nobles[slot - 1] if slot else None
-        return noble_text(noble, slot, language=language) if noble is not None else Text(text)
-    if kind == "return":
-        return colorize(text[len("return ") :])
-    return colorize(text)
+        if noble is not None:
+            return noble_text(noble, slot, language=language)
+    if kind.startswith("take") or kind == "return":
+        return colorize(args, language=language)
+    return colorize(common.command(GAME, action, language), language=language)  # payment, pass
 
 
 def action_groups(
@@ -409,7 +442,7 @@ def render_actions(
     t = tui_messages(language)
 
     def note(key: str, items: list[tuple[int, Any]]) -> Text | None:
-        return common.choose_note(items, t) if key == "buy+pay" else None
+        return common.choose_note(items, t, GAME) if key == "buy+pay" else None
 
     labels = _group_labels(t)
     return common.numbered_actions(
@@ -430,7 +463,13 @@ def render_action_list(
     or noble it concerns, :func:`describe`), for ``list`` and ``?``."""
     obs = _require_observation(obs)
     t = tui_messages(language)
-    return common.action_table(legal, lambda a: describe(obs, a, language=language), colorize, t)
+    return common.action_table(
+        legal,
+        lambda a: describe(obs, a, language=language),
+        lambda text: colorize(text, language=language),
+        lambda a: common.command(GAME, a, language),
+        t,
+    )
 
 
 # ----------------------------------------------------------------------------- results

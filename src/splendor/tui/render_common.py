@@ -5,10 +5,18 @@ panel, the numbered list of legal decisions and the score table.
 Each game's module passes in what differs (its token letters and chips, its card drawing,
 its words); nothing here knows a rule of either game. Like the games' modules, everything
 draws from a seat's observation (C16, D22), never from a full state.
+
+Gem letters: a person reads the letters of the language of the game
+(:func:`shown_letters`, from :mod:`splendor.commands`: French ``B U V R N O`` for white,
+blue, green, red, black, gold); the English notation's ``W U G R K P *`` stay for the
+records, the engines and English. Every drawing function takes ``language=`` and writes
+its tokens, costs, bonuses and the numbered list (:func:`command`) in that language's
+letters and verbs, which the prompt reads back (:func:`splendor.commands.translate`).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
@@ -19,6 +27,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..commands import letters, to_command
 from ..i18n import DEFAULT_LANGUAGE, Messages
 from ..views import HiddenCard
 from . import words
@@ -51,6 +60,54 @@ Grouped = list[tuple[str, list[tuple[int, Any]]]]
 """Legal decisions by group: ``[(group key or label, [(number, action), ...]), ...]``."""
 
 _Obs = TypeVar("_Obs")
+
+
+# ----------------------------------------------------------------------------- letters
+
+
+@functools.cache
+def shown_letters(game: str, language: str = DEFAULT_LANGUAGE) -> str:
+    """The token letters of ``game`` (``"splendor"``, ``"duel"``) as a person reading
+    ``language`` sees them, in the notation's colour order (:func:`splendor.commands.letters`):
+    ``WUGRK*`` in English, ``BUVRNO`` in French (a language whose letters are not
+    translated yet shows the English ones).
+
+    Raises:
+        ValueError: an unknown game or language.
+    """
+    return "".join(letters(game, language).values())
+
+
+@functools.cache
+def token_pattern(letters_shown: str, before: str = "A-Za-z0-9") -> re.Pattern[str]:
+    """A token letter of ``letters_shown`` in text, with an optional count before it
+    (group 1: the count, group 2: the letter): ``3B`` or ``B`` in ``[3B 2U]``, ``L1 N
+    0pt``, ``prendre B U V``. Not inside a word (``before``: the characters that may not
+    precede it; no letter of any alphabet, nor an apostrophe, may follow: French
+    ``N'est`` is no black token)."""
+    chars = "".join(re.escape(ch) for ch in letters_shown)
+    return re.compile(rf"(?<![{before}])(\d*)([{chars}])(?![^\W\d_]|['’])")
+
+
+def letter_styles(letters_shown: str, styles: Sequence[str]) -> dict[str, str]:
+    """Each shown letter -> the style of its colour (``styles`` in colour order)."""
+    return dict(zip(letters_shown, styles, strict=True))
+
+
+def command(game: str, action: Any, language: str = DEFAULT_LANGUAGE) -> str:
+    """``action`` (an action or its notation) as a person types it in ``language``: the
+    language's verb and letters (:func:`splendor.commands.to_command`: ``take W U G`` ->
+    French ``prendre B U V``); the notation itself in English."""
+    return to_command(game, str(action), language)
+
+
+def command_args(game: str, action: Any, language: str = DEFAULT_LANGUAGE) -> str:
+    """What follows the verb in :func:`command` (``B U V`` for ``take W U G`` in French;
+    ``2.3`` for ``buy 2.3 choose``: the numbered list's group says the rest)."""
+    args = command(game, action, language).split()[1:]
+    if str(action).endswith(" choose"):
+        args = args[:-1]
+    return " ".join(args)
 
 
 # ----------------------------------------------------------------------------- pieces
@@ -305,14 +362,15 @@ def span(items: Sequence[tuple[int, Any]]) -> str:
     return f"{first}" if first == last else f"{first}-{last}"
 
 
-def choose_note(items: Sequence[tuple[int, Any]], t: Messages) -> Text:
+def choose_note(items: Sequence[tuple[int, Any]], t: Messages, game: str) -> Text:
     """The line under the ``buy … choose`` variants (C9, D10), each listed with its card
-    before it: what they do, with the first of them as the example (so it is legal)."""
+    before it: what they do, with the first of them as the example (so it is legal),
+    written as a person types it in ``t``'s language (:func:`command`)."""
     return Text(
         t.gettext(
             "buy+pay: the same buy, then you choose how to pay (gold for which colour), "
             "e.g. '{example}'",
-            example=str(items[0][1]),
+            example=command(game, items[0][1], t.language),
         ),
         style="dim",
     )
@@ -379,17 +437,19 @@ def action_table(
     legal: Sequence[Any],
     describe: Callable[[Any], str],
     colorize: Callable[[str], Text],
+    typed: Callable[[Any], str],
     t: Messages,
 ) -> Table:
-    """Every legal decision on its own line: number, notation and what it means (the
-    part of ``describe(action)`` after ``": "``)."""
+    """Every legal decision on its own line: number, what to type (``typed(action)``: the
+    command in ``t``'s language, :func:`command`) and what it means (the part of
+    ``describe(action)`` after ``": "``), drawn by ``colorize`` (the same language)."""
     table = Table(box=box.SIMPLE, show_edge=False, pad_edge=False, padding=(0, 1))
     table.add_column("#", justify="right", style="cyan")
     table.add_column(t.gettext("type this"), no_wrap=True)
     table.add_column(t.gettext("meaning"))
     for i, a in enumerate(legal, start=1):
         _, _, what = describe(a).partition(": ")
-        table.add_row(str(i), colorize(str(a)), colorize(what) if what else Text(""))
+        table.add_row(str(i), colorize(typed(a)), colorize(what) if what else Text(""))
     return table
 
 

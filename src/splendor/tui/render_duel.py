@@ -9,13 +9,16 @@ The token board is drawn as a 5×5 grid with its coordinates on every edge (colu
 along the top and bottom, rows ``1``-``5`` down both sides, row 1 at the top), so that a line
 reads straight off the drawing: ``take c3 c4 c5``. Every token is a coloured chip that always
 carries its letter (``W U G R K``, ``P`` pearl, ``*`` gold; an empty cell is a dot), so the
-board still works without colour. What this drawing shares with classic's (:mod:`.render`)
-is written once in :mod:`.render_common`.
+board still works without colour. The letters are the language's (``language=``,
+:func:`.render_common.shown_letters`: French ``B U V R N P O``), and so are the verbs and
+letters of the numbered list and of the hints' examples; the notation stays English in the
+records. What this drawing shares with classic's (:mod:`.render`) is written once in
+:mod:`.render_common`.
 """
 
 from __future__ import annotations
 
-import re
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +30,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..colors import DUEL_TOKEN_LETTERS, GEM_LETTERS, NUM_GEMS
+from ..colors import DUEL_TOKEN_LETTERS, NUM_GEMS
 from ..duel import ROYALS, Card, HiddenCard, Observation, Royal
 from ..duel.board import SIZE, cell_name
 from ..duel.cards import COLOR_JOKER, COLOR_NONE
@@ -56,38 +59,54 @@ JOKER_STYLE = "bold black on bright_cyan"
 PRIVILEGE_STYLE = "bold bright_cyan"
 EMPTY_CELL = "·"
 
-_LETTER_STYLE = dict(zip(DUEL_TOKEN_LETTERS, TOKEN_STYLES, strict=True))
-# a token letter in notation or a card description: "steal P", "[4W 1P]", "L1 K 0pt", "*"
-_TOKEN_RE = re.compile(r"(?<![A-Za-z0-9.])(\d*)([WUGRKP*])(?![A-Za-z])")
+GAME = "duel"
+"""The game's name in :mod:`splendor.commands` (its letters and verbs)."""
 
 
-# ----------------------------------------------------------------------------- pieces
+def letters(language: str = DEFAULT_LANGUAGE) -> str:
+    """The token letters a person reads in ``language``, in colour order W U G R K P *
+    (:func:`.render_common.shown_letters`)."""
+    return common.shown_letters(GAME, language)
 
 
-def chip(color: int, count: int | None = None, *, wide: bool = False) -> Text:
+def chip(
+    color: int, count: int | None = None, *, wide: bool = False, language: str = DEFAULT_LANGUAGE
+) -> Text:
     """A coloured chip for Duel token colour ``color`` (0..6, W U G R K P *): ``W`` or,
-    with a count, ``3W``; ``wide`` pads it to `` W `` (a board cell)."""
-    return common.token_chip(color, count, DUEL_TOKEN_LETTERS, TOKEN_STYLES, wide=wide)
+    with a count, ``3W``, in the letters of ``language`` (French ``B``, ``3B``); ``wide``
+    pads it to `` W `` (a board cell)."""
+    return common.token_chip(color, count, letters(language), TOKEN_STYLES, wide=wide)
 
 
-def colorize(text: str, style: str = "") -> Text:
-    """``text`` with every Duel token letter (``W U G R K P *``, with an optional count as
-    in ``3W``) drawn as a coloured chip; used for notation and card descriptions."""
-    return common.colorize_tokens(text, style, _TOKEN_RE, _LETTER_STYLE)
+def _chips(language: str) -> common.Chip:
+    return functools.partial(chip, language=language)
+
+
+def colorize(text: str, style: str = "", *, language: str = DEFAULT_LANGUAGE) -> Text:
+    """``text`` with every Duel token letter of ``language`` (English ``W U G R K P *``,
+    French ``B U V R N P O``; with an optional count as in ``3W``) drawn as a coloured
+    chip; used for moves and card descriptions written in that language (the English
+    notation with the default)."""
+    shown = letters(language)
+    pattern = common.token_pattern(shown, "A-Za-z0-9.")
+    return common.colorize_tokens(text, style, pattern, common.letter_styles(shown, TOKEN_STYLES))
 
 
 def cost_text(cost: Sequence[int], *, language: str = DEFAULT_LANGUAGE) -> Text:
-    """A card cost (W U G R K pearl): ``4W 2K 1P`` with coloured chips; ``free`` when 0."""
-    out = common.counts_text(cost[:6], chip)
+    """A card cost (W U G R K pearl): ``4W 2K 1P`` with coloured chips (the letters of
+    ``language``); ``free`` when 0."""
+    out = common.counts_text(cost[:6], _chips(language))
     if not out:
         out.append(tui_messages(language).gettext("free"), style="dim")
     return out
 
 
-def tokens_text(tokens: Sequence[int], *, show_zero: bool = True) -> Text:
-    """Token counts per colour (length 5, 6 or 7), each as a chip: ``2W 0U 1G ...``; a
-    zero count dimmed, or left out when not ``show_zero``."""
-    return common.tokens_text(tokens, chip, show_zero=show_zero)
+def tokens_text(
+    tokens: Sequence[int], *, show_zero: bool = True, language: str = DEFAULT_LANGUAGE
+) -> Text:
+    """Token counts per colour (length 5, 6 or 7), each as a chip: ``2W 0U 1G ...`` (the
+    letters of ``language``); a zero count dimmed, or left out when not ``show_zero``."""
+    return common.tokens_text(tokens, _chips(language), show_zero=show_zero)
 
 
 def _bonus_word(card: Card, t: Messages) -> str:
@@ -95,7 +114,7 @@ def _bonus_word(card: Card, t: Messages) -> str:
         return t.gettext("joker")
     if card.color == COLOR_NONE or card.bonus_count == 0:
         return "-"
-    return GEM_LETTERS[card.color] * card.bonus_count
+    return letters(t.language)[card.color] * card.bonus_count
 
 
 def bonus_text(card: Card, *, language: str = DEFAULT_LANGUAGE) -> Text:
@@ -142,7 +161,8 @@ def card_words(card: Card | HiddenCard | None, language: str = DEFAULT_LANGUAGE)
     t = tui_messages(language)
     if card is None or isinstance(card, HiddenCard):
         return common.unseen_card_words(card, t)
-    cost = " ".join(f"{n}{DUEL_TOKEN_LETTERS[c]}" for c, n in enumerate(card.cost) if n)
+    shown = letters(language)
+    cost = " ".join(f"{n}{shown[c]}" for c, n in enumerate(card.cost) if n)
     text = f"L{card.level} {_bonus_word(card, t)} {points_short(card.points, t)}"
     if card.crowns:
         text += " " + crowns_short(card.crowns, t)
@@ -225,7 +245,7 @@ def _require_observation(obs: Any) -> Observation:
     return common.require_observation(obs, Observation)
 
 
-def board_grid(obs: Observation) -> Text:
+def board_grid(obs: Observation, *, language: str = DEFAULT_LANGUAGE) -> Text:
     """The 5×5 token board with its coordinates on all four edges::
 
               a   b   c   d   e
@@ -234,7 +254,8 @@ def board_grid(obs: Observation) -> Text:
           5   R   P   *   ·   ·   5
               a   b   c   d   e
 
-    Columns ``a``-``e`` from the left, rows ``1``-``5`` from the top; ``·`` is an empty cell.
+    Columns ``a``-``e`` from the left, rows ``1``-``5`` from the top; ``·`` is an empty cell;
+    the tokens in the letters of ``language``.
     """
     obs = _require_observation(obs)
     cells = obs.board
@@ -250,7 +271,7 @@ def board_grid(obs: Observation) -> Text:
             if v is None:
                 out.append(f" {EMPTY_CELL} ", style=EMPTY_STYLE)
             else:
-                out.append_text(chip(v, wide=True))
+                out.append_text(chip(v, wide=True, language=language))
             out.append(" ")
         out.append(f" {r + 1}", style="bold cyan")
     out.append("\n")
@@ -278,7 +299,7 @@ def side_panel(
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
     bag = obs.bag
-    line = tokens_text(bag)
+    line = tokens_text(bag, language=language)
     line.append(f"  ({sum(bag)})", style="dim")
     table.add_row(t.gettext("bag"), line)
     priv = privileges_text(obs.free_privileges)
@@ -347,7 +368,9 @@ def board_and_side(
     table = Table.grid(padding=(0, 3))
     table.add_column(no_wrap=True)
     table.add_column()
-    table.add_row(board_grid(obs), side_panel(obs, names, you=you, language=language))
+    table.add_row(
+        board_grid(obs, language=language), side_panel(obs, names, you=you, language=language)
+    )
     return table
 
 
@@ -425,13 +448,18 @@ def _labels(t: Messages) -> dict[str, str]:
 
 def _holdings_cell(p: Any, t: Messages) -> Text:
     labels = _labels(t)
-    tok = common.token_rows(p, tokens_text, labels["tok"], labels["bon"], TOKEN_LIMIT)
+
+    def row(tokens: Sequence[int]) -> Text:
+        return tokens_text(tokens, language=t.language)
+
+    tok = common.token_rows(p, row, labels["tok"], labels["bon"], TOKEN_LIMIT)
     tok.append("\n" + labels["pts"], style="dim")
-    tok.append_text(tokens_text(p.color_points))
+    tok.append_text(row(p.color_points))
     best, pts = _best_color(p.color_points)
     if pts:
+        colour = letters(t.language)[best]
         best_text = t.gettext(
-            "best {colour} {n}/{need}", colour=GEM_LETTERS[best], n=pts, need=WIN_COLOR_POINTS
+            "best {colour} {n}/{need}", colour=colour, n=pts, need=WIN_COLOR_POINTS
         )
         tok.append("  " + best_text, style="dim")
     return tok
@@ -532,6 +560,14 @@ class _Hint:
     names: Sequence[str] | None
     t: Messages
 
+    def command(self, notation: str) -> str:
+        """``notation`` as typed in the hint's language (``gold W`` -> French ``or B``)."""
+        return common.command(GAME, notation, self.t.language)
+
+    def numbered(self, notation: str) -> str:
+        """The verb of ``notation`` in the hint's language, then ``N`` (``royal N``)."""
+        return self.command(notation).split()[0] + " N"
+
 
 def _main_hint(h: _Hint) -> Text | None:
     """After a replenishment (D6, D7): privileges can no longer be used this turn."""
@@ -550,8 +586,10 @@ def _reserve_hint(h: _Hint) -> Text:
     """After taking a gold: reserve a card (D9)."""
     return Text(
         h.t.gettext(
-            "you took a gold: reserve a pyramid card ('reserve 2.3') or the top card of "
-            "a deck, blind ('reserve d1') (D9)"
+            "you took a gold: reserve a pyramid card ('{faceup}') or the top card of "
+            "a deck, blind ('{deck}') (D9)",
+            faceup=h.command("reserve 2.3"),
+            deck=h.command("reserve d1"),
         )
     )
 
@@ -562,30 +600,37 @@ def _payment_hint(h: _Hint) -> Text | None:
         return None
     t = h.t
     card, need, gold = h.obs.payment
-    owed = common.counts_text(need, chip)
+    owed = common.counts_text(need, _chips(t.language))
     return rich_format(
         t.gettext(
-            "paying for {card} · still owed {owed} · gold spent: {gold} · 'gold W' spends "
-            "a gold for a W ('gold P' for a pearl), 'pay' finishes (D10)"
+            "paying for {card} · still owed {owed} · gold spent: {gold} · '{spend}' spends "
+            "a gold for a {letter} ('{pearl}' for a pearl), '{finish}' finishes (D10)"
         ),
         card=card_text(card, language=t.language),
         owed=owed if owed else Text(t.gettext("nothing")),
         gold=gold,
+        spend=h.command("gold W"),
+        letter=letters(t.language)[0],
+        pearl=h.command("gold P"),
+        finish=h.command("pay"),
     )
 
 
 def _joker_hint(h: _Hint) -> Text:
     """A joker card to attach to a colour the player has (D14)."""
     t, pending = h.t, h.obs.pending_card
-    colours = [GEM_LETTERS[c] for c in range(NUM_GEMS) if h.me.bonuses[c] > 0]
+    shown = letters(t.language)
+    colours = [c for c in range(NUM_GEMS) if h.me.bonuses[c] > 0]
     return rich_format(
         t.gettext(
-            "attach the joker {card} to the colour of one of your cards: 'joker {example}' "
+            "attach the joker {card} to the colour of one of your cards: '{example}' "
             "(you have bonuses in {colours}) (D14)"
         ),
         card=card_text(pending, language=t.language) if pending is not None else Text(""),
-        example=colours[0] if colours else "W",
-        colours=colorize(" ".join(colours)) if colours else Text(t.gettext("no colour")),
+        example=h.command(f"joker {DUEL_TOKEN_LETTERS[colours[0] if colours else 0]}"),
+        colours=colorize(" ".join(shown[c] for c in colours), language=t.language)
+        if colours
+        else Text(t.gettext("no colour")),
     )
 
 
@@ -599,15 +644,15 @@ def _token_hint(h: _Hint) -> Text | None:
     if not cells:  # the engine skips the ability then (D15): shown for completeness
         return rich_format(
             h.t.gettext("the card's ability: take a {token} token from the board; none is left"),
-            token=chip(color),
+            token=chip(color, language=h.t.language),
         )
     return rich_format(
         h.t.gettext(
-            "the card's ability: take a {token} token from the board: 'token {cell}' "
+            "the card's ability: take a {token} token from the board: '{command}' "
             "(on {cells}) (D15)"
         ),
-        token=chip(color),
-        cell=cells[0],
+        token=chip(color, language=h.t.language),
+        command=h.command(f"token {cells[0]}"),
         cells=" ".join(cells),
     )
 
@@ -616,14 +661,15 @@ def _steal_hint(h: _Hint) -> Text:
     """A card's ability: a token to steal from the opponent (D17)."""
     t = h.t
     other = h.obs.player(1 - h.me.seat)
-    held = [DUEL_TOKEN_LETTERS[c] for c in range(6) if other.tokens[c] > 0]
+    held = [c for c in range(6) if other.tokens[c] > 0]
+    tokens = tokens_text(other.tokens[:6], show_zero=False, language=t.language)
     return rich_format(
         t.gettext(
-            "steal one gem or pearl token from {name}: 'steal {example}'; they hold {tokens} (D17)"
+            "steal one gem or pearl token from {name}: '{example}'; they hold {tokens} (D17)"
         ),
         name=words.seat_label(h.names, other.seat, t),
-        example=held[0] if held else "W",
-        tokens=tokens_text(other.tokens[:6], show_zero=False) or Text(t.gettext("no token")),
+        example=h.command(f"steal {DUEL_TOKEN_LETTERS[held[0] if held else 0]}"),
+        tokens=tokens or Text(t.gettext("no token")),
     )
 
 
@@ -637,11 +683,12 @@ def _royal_hint(h: _Hint) -> Text:
             royals.append_text(royal_text(royal, k, language=h.t.language))
     return rich_format(
         h.t.ngettext(
-            "{n} crown: take a royal card with 'royal N' (D19): {royals}",
-            "{n} crowns: take a royal card with 'royal N' (D19): {royals}",
+            "{n} crown: take a royal card with '{command}' (D19): {royals}",
+            "{n} crowns: take a royal card with '{command}' (D19): {royals}",
             h.me.crowns,
         ),
         n=h.me.crowns,
+        command=h.numbered("royal 1"),
         royals=royals,
     )
 
@@ -652,12 +699,14 @@ def _return_hint(h: _Hint) -> Text:
     back = held_n - TOKEN_LIMIT
     if h.me.seat == h.obs.seat:
         text = t.ngettext(
-            "you hold {held} tokens: return {n} token ('return W', 'return *') (limit 10, D20)",
-            "you hold {held} tokens: return {n} tokens, one at a time ('return W', "
-            "'return *') (limit 10, D20)",
+            "you hold {held} tokens: return {n} token ('{one}', '{gold}') (limit 10, D20)",
+            "you hold {held} tokens: return {n} tokens, one at a time ('{one}', "
+            "'{gold}') (limit 10, D20)",
             back,
             held=held_n,
             n=back,
+            one=h.command("return W"),
+            gold=h.command("return *"),
         )
     else:
         text = t.ngettext(
@@ -758,54 +807,57 @@ def _group_labels(t: Messages) -> dict[str, str]:
 
 
 def describe(obs: Observation, action: Any, *, language: str = DEFAULT_LANGUAGE) -> str:
-    """``action`` in notation, with the card, tokens or royal card it concerns in this
-    position (``buy 1.2: L1 W 0pt again [2U 2G 1P]``, ``take a1 b1: U G``), as
-    :meth:`~splendor.duel.Observation.describe` writes it, in ``language``. A card the
-    observing seat may not see stays hidden (D22).
+    """``action`` as a person types it in ``language`` (the notation in English), with
+    the card, tokens or royal card it concerns in this position (``buy 1.2: L1 W 0pt
+    again [2U 2G 1P]``, ``take a1 b1: U G``; French ``prendre a1 b1: U V``), as
+    :meth:`~splendor.duel.Observation.describe` writes it. A card the observing seat may
+    not see stays hidden (D22).
 
     Raises:
         ValueError: a malformed action.
     """
     obs = _require_observation(obs)
     a = to_action(action)
+    typed = common.command(GAME, a, language)
     if a.kind in ("reserve_pyramid", "buy", "buy_choose") and not a.reserved:
         assert a.level is not None and a.slot is not None
         card = obs.pyramid[a.level - 1][a.slot - 1]
-        return f"{a}: {card_words(card, language)}"
+        return f"{typed}: {card_words(card, language)}"
     if a.reserved and a.slot:
         reserved = common.reserved_words(obs, a, card_words, language)
         if reserved is not None:
-            return reserved
+            return f"{typed}: {reserved.partition(': ')[2]}"
     if a.kind == "take":
-        board = obs.board
-        got = " ".join(
-            DUEL_TOKEN_LETTERS[v] if (v := board[c]) is not None else "-" for c in a.cells
-        )
-        return f"{a}: {got}"
+        board, shown = obs.board, letters(language)
+        got = " ".join(shown[v] if (v := board[c]) is not None else "-" for c in a.cells)
+        return f"{typed}: {got}"
     if a.kind == "royal" and a.slot:
-        return f"{a}: {royal_words(ROYALS[a.slot - 1], language)}"
-    return str(a)
+        return f"{typed}: {royal_words(ROYALS[a.slot - 1], language)}"
+    return typed
 
 
-def _cell_chip(obs: Observation, cell: int) -> Text:
-    """``c3 W``: a cell name and the chip of the token on it."""
+def _cell_chip(obs: Observation, cell: int, language: str) -> Text:
+    """``c3 W``: a cell name and the chip of the token on it (the letters of
+    ``language``)."""
     out = Text(cell_name(cell) + " ")
     v = obs.board[cell]
-    out.append_text(chip(v) if v is not None else Text(EMPTY_CELL, style=EMPTY_STYLE))
+    empty = Text(EMPTY_CELL, style=EMPTY_STYLE)
+    out.append_text(chip(v, language=language) if v is not None else empty)
     return out
 
 
 def _short(obs: Observation, action: Any, t: Messages) -> Text:
-    """Compact label of an action in the numbered list (the board shows the cards)."""
+    """Compact label of an action in the numbered list (the board shows the cards): what
+    follows the group's verb, in the letters of ``t``'s language."""
     kind = action.kind
     text = str(action)
     if kind in ("privilege", "token", "take_gold"):
-        return _cell_chip(obs, action.cells[0])
+        return _cell_chip(obs, action.cells[0], t.language)
     if kind == "take":
         out = Text(" ".join(cell_name(c) for c in action.cells) + " ")
         for c in action.cells:
             v = obs.board[c]
-            out.append_text(chip(v) if v is not None else Text(EMPTY_CELL))
+            out.append_text(chip(v, language=t.language) if v is not None else Text(EMPTY_CELL))
         return out
     if kind == "replenish":
         return Text(t.gettext("replenish (your opponent takes a privilege)"))
@@ -837,9 +889,9 @@ def _short(obs: Observation, action: Any, t: Messages) -> Text:
         if royal is None:
             return Text(text)
         return royal_text(royal, action.slot, language=t.language)
-    if kind in ("pay_gold", "joker", "steal", "return"):
-        return colorize(text.split()[1])
-    return colorize(text)
+    if kind in ("joker", "steal", "return"):
+        return colorize(common.command_args(GAME, action, t.language), language=t.language)
+    return colorize(common.command(GAME, action, t.language), language=t.language)  # payment
 
 
 def action_groups(
@@ -885,14 +937,14 @@ def render_actions(
                 "a row, column or diagonal; no gap, no gold); 'list' numbers them",
                 len(items),
                 n=len(items),
-                example=example,
+                example=common.command(GAME, example, language),
             ),
             style="dim",
         )
         return True
 
     def note(key: str, items: list[tuple[int, Any]]) -> Text | None:
-        return common.choose_note(items, t) if key == "buy+pay" else None
+        return common.choose_note(items, t, GAME) if key == "buy+pay" else None
 
     labels = _group_labels(t)
     return common.numbered_actions(
@@ -907,7 +959,13 @@ def render_action_list(
     tokens or royal card it concerns, :func:`describe`), for ``list`` and ``?``."""
     obs = _require_observation(obs)
     t = tui_messages(language)
-    return common.action_table(legal, lambda a: describe(obs, a, language=language), colorize, t)
+    return common.action_table(
+        legal,
+        lambda a: describe(obs, a, language=language),
+        lambda text: colorize(text, language=language),
+        lambda a: common.command(GAME, a, language),
+        t,
+    )
 
 
 # ----------------------------------------------------------------------------- results
@@ -978,7 +1036,7 @@ def _colour_victory(t: Messages, color_points: Sequence[int], who: str, mine: bo
             "you win with {n} points on {colour} cards ({need} points in one colour win, D21)",
             n,
             n=n,
-            colour=GEM_LETTERS[best],
+            colour=letters(t.language)[best],
             need=WIN_COLOR_POINTS,
         )
     return t.ngettext(
@@ -987,7 +1045,7 @@ def _colour_victory(t: Messages, color_points: Sequence[int], who: str, mine: bo
         n,
         name=who,
         n=n,
-        colour=GEM_LETTERS[best],
+        colour=letters(t.language)[best],
         need=WIN_COLOR_POINTS,
     )
 
@@ -1033,7 +1091,8 @@ def render_scores(
 
     def cells(p: Any) -> list[RenderableType]:
         best, pts = _best_color(p.color_points)
-        colour = colorize(f"{pts} {GEM_LETTERS[best]}") if pts else Text("0", style="dim")
+        shown = f"{pts} {letters(language)[best]}"
+        colour = colorize(shown, language=language) if pts else Text("0", style="dim")
         return [str(p.crowns), colour, str(len(p.purchased)), str(len(p.royals))]
 
     table = common.scores_table(obs, names, t, columns, cells)

@@ -15,6 +15,7 @@
 import * as api from "./api.js";
 import { N_, language, t, tn } from "./i18n.js";
 import { h, replaceChildren, seatName } from "./util.js";
+import { moveSentence, notationShown, onNotationChange } from "./sentences.js";
 
 /** The move labels (the server's), in English: translate with {@link labelName}. */
 export const LABEL_NAMES = {
@@ -55,7 +56,7 @@ function percent(x, digits = 0) {
 /** A player's name: the game's seat name (as the page names it), else the analysis's. */
 function playerName(data, seats, seat) {
   if (seats && seats.some((s) => s.seat === seat)) return seatName(seats, seat);
-  return (data.players && data.players[seat]) || t("seat {seat}", { seat });
+  return (data.players && data.players[seat]) || t("seat {seat}", { seat: seat + 1 });
 }
 
 /**
@@ -83,9 +84,10 @@ export function turningPoints(data) {
 }
 
 /** The sentence of a turning point (its dot's tooltip). */
-export function turningText(m, name) {
-  const fields = { turn: m.turn, name, move: m.played, label: labelName(m.label), best: m.best || "" };
-  return m.best && m.best !== m.played
+export function turningText(m, name, names = null) {
+  const said = (text, notation) => (text && !notationShown() ? moveSentence({ text, notation }, names || []) : notation);
+  const fields = { turn: m.turn, name, move: said(m.played_text, m.played), label: labelName(m.label), best: said(m.best_text, m.best || "") };
+  return m.best && m.best !== m.played && m.label !== "best"
     ? t("Turn {turn}, {name}: {move}, {label}; best was {best}", fields)
     : t("Turn {turn}, {name}: {move}, {label}", fields);
 }
@@ -135,7 +137,7 @@ export function renderChart(data, seats) {
     return svg("circle", {
       class: `turning-point seat-${m.seat} label-${m.label}`, cx: x(m.turn), cy: y(m.after), r: 5,
       "data-testid": "turning-point", "data-index": m.index, "data-label": m.label,
-    }, svg("title", {}, turningText(m, name)));
+    }, svg("title", {}, turningText(m, name, (data.players || []).map((_, k) => playerName(data, seats, k)))));
   });
   const chart = svg("svg", {
     class: "analysis-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "data-testid": "analysis-chart",
@@ -188,15 +190,21 @@ export function renderSummary(data, seats) {
  * @param {Object[]} [seats] the game's seats
  */
 export function renderMoves(data, seats) {
+  const names = (data.players || []).map((_, k) => playerName(data, seats, k));
+  const sentences = !notationShown();
   const items = (data.moves || []).map((m) => {
     const lost = m.loss !== null && m.loss !== undefined && m.label !== "best" && m.label !== "forced";
+    // the engine's move, once: not beside a move judged "best move" (within a point of it)
+    const best = m.best && m.best !== m.played && m.label !== "best" && m.label !== "forced"
+      ? (sentences && m.best_text ? moveSentence({ text: m.best_text }, names) : m.best) : null;
     return h("li", { class: `label-${m.label}`, dataset: { testid: "analysis-move", index: m.index, label: m.label } },
       h("span", { class: "turn" }, t("turn {turn}", { turn: m.turn })), " ",
-      h("bdi", { class: "who" }, playerName(data, seats, m.seat)), " ",
-      h("code", {}, m.played), " ",
+      sentences && m.played_text
+        ? h("span", { class: "move-text", title: m.played }, moveSentence({ text: m.played_text }, names))
+        : [h("bdi", { class: "who" }, playerName(data, seats, m.seat)), " ", h("code", {}, m.played)], " ",
       h("span", { class: `label label-${m.label}`, dataset: { testid: "analysis-label" } }, labelName(m.label)),
       lost ? [" ", h("span", { class: "loss", title: t("win-probability points lost against the engine's move") }, t("lost {points} points", { points: decimal(m.loss * 100) }))] : null,
-      m.best && m.best !== m.played ? [" ", h("span", { class: "best", dataset: { testid: "analysis-best" } }, t("best: {move}", { move: m.best }))] : null);
+      best ? [" ", h("span", { class: "best", dataset: { testid: "analysis-best" } }, t("best: {move}", { move: best }))] : null);
   });
   return h("ol", { class: "analysis-moves", dataset: { testid: "analysis-moves" }, "aria-label": t("Analysed moves") }, items);
 }
@@ -230,6 +238,7 @@ export class AnalysisPanel {
     this.askError = "";
     this.poll = null;
     this.el = h("section", { class: "analysis", dataset: { testid: "analysis", status: "none" }, "aria-labelledby": "analysis-title" });
+    onNotationChange(() => this.render()); // the moves as sentences or notation
     this.render();
   }
 
@@ -241,12 +250,12 @@ export class AnalysisPanel {
     if (changed) this.render();
   }
 
-  /** `GET` the stored analysis (none: 404); polls while it is under way. */
+  /** `GET` the stored analysis (status `none` while nobody asked); polls while it is under way. */
   async load() {
     try {
       this.apply(await api.getAnalysis(this.gameId));
     } catch (e) {
-      if (e.status !== 404) this.askError = t("cannot load the analysis: {error}", { error: e.message });
+      this.askError = t("cannot load the analysis: {error}", { error: e.message });
     }
     this.schedulePoll();
     this.render();
@@ -254,6 +263,7 @@ export class AnalysisPanel {
 
   /** A `{status, data, error}` answer of the server. */
   apply(answer) {
+    if (!answer || answer.status === "none") return; // nobody asked (yet): the button, for a player
     const data = answer.data || null;
     const next = {
       status: answer.status, data, error: answer.error || "",

@@ -134,7 +134,7 @@ export function getReplay(gameId) {
 /**
  * `GET /api/games/{id}/analysis`: the post-game analysis of a finished game, `{status,
  * data, error}` (`status` queued, running, done or failed; `data` the analysis so far;
- * `error` why it failed, in the reader's language); 404 when nobody asked for one.
+ * `error` why it failed, in the reader's language); status `none` while nobody asked for one.
  */
 export function getAnalysis(gameId) {
   return request("GET", `/api/games/${encodeURIComponent(gameId)}/analysis`);

@@ -99,5 +99,26 @@ export function route() {
   page.start();
 }
 
+/**
+ * The skip link, first in the page (`#skip-link` of index.html), in the reader's language:
+ * it moves the focus to the page's content (or to what `data-target` names: the game page
+ * points it at the table) without touching the address (a game page reloads on a new
+ * fragment).
+ */
+function startSkipLink() {
+  const skip = document.getElementById("skip-link");
+  if (!skip) return;
+  skip.textContent = t("Skip to content");
+  skip.addEventListener("click", (ev) => {
+    ev.preventDefault();
+    const target = document.querySelector(skip.dataset.target || "#app") || document.getElementById("app");
+    if (!target) return;
+    if (target.tabIndex < 0 && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus();
+    target.scrollIntoView({ block: "start" });
+  });
+}
+
 await loadLanguage();
+startSkipLink();
 route();

@@ -51,6 +51,21 @@ function withWords(attrs, cls, words) {
 }
 
 /**
+ * A classic development card in words: level, bonus, points, cost (its `aria-label`, and
+ * the screen-reader mode's line).
+ * @param {{level, bonus, points, cost}} card table entry
+ * @returns {string}
+ */
+export function classicCardWords(card) {
+  return [
+    t("level {level} card", { level: card.level }),
+    t("{color} bonus", { color: colorName(CLASSIC_LETTERS[card.bonus]) }),
+    tn("{n} point", "{n} points", card.points),
+    t("cost: {cost}", { cost: costText(card.cost, CLASSIC_LETTERS) }),
+  ].join(" · ");
+}
+
+/**
  * A classic development card.
  * @param {{id, level, bonus, points, cost}} card table entry
  * @param {Object} [attrs] attributes of the card element (testid, classes, click)
@@ -58,12 +73,7 @@ function withWords(attrs, cls, words) {
  */
 export function classicCard(card, attrs = {}) {
   const letter = CLASSIC_LETTERS[card.bonus];
-  const words = [
-    t("level {level} card", { level: card.level }),
-    t("{color} bonus", { color: colorName(letter) }),
-    tn("{n} point", "{n} points", card.points),
-    t("cost: {cost}", { cost: costText(card.cost, CLASSIC_LETTERS) }),
-  ].join(" · ");
+  const words = classicCardWords(card);
   const el = h("div", {
     ...withWords(attrs, `card level-${card.level} bonus-${COLOR_CLASS[letter]}`, words),
     dataset: { ...(attrs.dataset || {}), cardId: card.id, anim: `card:${card.id}` },
@@ -80,31 +90,39 @@ export function classicCard(card, attrs = {}) {
  * @returns {HTMLElement}
  */
 export function duelCard(card, attrs = {}, jokerColor = -1) {
-  let cls;
-  let bonus;
-  if (card.color === 5) {
-    cls = jokerColor >= 0 ? COLOR_CLASS[DUEL_LETTERS[jokerColor]] : "joker";
-    bonus = jokerColor >= 0 ? t("joker on {color}", { color: colorName(DUEL_LETTERS[jokerColor]) }) : t("joker: takes the colour of one of your cards (D14)");
-  } else if (card.color < 0) {
-    cls = "none";
-    bonus = t("no bonus");
-  } else {
-    const letter = DUEL_LETTERS[card.color];
-    cls = COLOR_CLASS[letter];
-    bonus = card.bonus_count > 1 ? t("{color} bonus ×{n}", { color: colorName(letter), n: card.bonus_count }) : t("{color} bonus", { color: colorName(letter) });
-  }
-  const ability = card.ability === "joker" ? "" : abilityText(card.ability);
-  const words = [
-    t("level {level} card", { level: card.level }), bonus, tn("{n} point", "{n} points", card.points),
-    card.crowns ? tn("{n} crown", "{n} crowns", card.crowns) : "", ability,
-    t("cost: {cost}", { cost: costText(card.cost, DUEL_LETTERS) }),
-  ].filter(Boolean).join(" · ");
+  const cls = card.color === 5 ? (jokerColor >= 0 ? COLOR_CLASS[DUEL_LETTERS[jokerColor]] : "joker")
+    : card.color < 0 ? "none" : COLOR_CLASS[DUEL_LETTERS[card.color]];
+  const words = duelCardWords(card, jokerColor);
   const el = h("div", {
     ...withWords(attrs, `card duel level-${card.level} bonus-${cls}`, words),
     dataset: { ...(attrs.dataset || {}), cardId: card.id, anim: `card:${card.id}`, ability: card.ability !== "none" ? card.ability : null },
   });
   el.append(duelCardArt(card, DUEL_LETTERS, jokerColor, costName));
   return el;
+}
+
+/**
+ * A Duel jewel card in words: level, bonus, points, crowns, ability, cost.
+ * @param {{level, color, bonus_count, points, crowns, ability, cost}} card
+ * @param {number} [jokerColor] the colour a bought joker was attached to (-1 if none)
+ * @returns {string}
+ */
+export function duelCardWords(card, jokerColor = -1) {
+  let bonus;
+  if (card.color === 5) {
+    bonus = jokerColor >= 0 ? t("joker on {color}", { color: colorName(DUEL_LETTERS[jokerColor]) }) : t("joker: takes the colour of one of your cards (D14)");
+  } else if (card.color < 0) {
+    bonus = t("no bonus");
+  } else {
+    const letter = DUEL_LETTERS[card.color];
+    bonus = card.bonus_count > 1 ? t("{color} bonus ×{n}", { color: colorName(letter), n: card.bonus_count }) : t("{color} bonus", { color: colorName(letter) });
+  }
+  const ability = card.ability === "joker" ? "" : abilityText(card.ability);
+  return [
+    t("level {level} card", { level: card.level }), bonus, tn("{n} point", "{n} points", card.points),
+    card.crowns ? tn("{n} crown", "{n} crowns", card.crowns) : "", ability,
+    t("cost: {cost}", { cost: costText(card.cost, DUEL_LETTERS) }),
+  ].filter(Boolean).join(" · ");
 }
 
 /**
@@ -133,14 +151,23 @@ export function emptySlot(attrs = {}) {
 }
 
 /**
+ * A classic noble in words: its points and the bonuses it requires.
+ * @param {{points, requirement}} noble
+ * @returns {string}
+ */
+export function nobleWords(noble) {
+  const needs = noble.requirement.map((n, c) => (n ? `${n} ${colorName(CLASSIC_LETTERS[c])}` : "")).filter(Boolean).join(", ");
+  return tn("noble: {n} point, visits whoever has {needs} bonuses", "noble: {n} points, visits whoever has {needs} bonuses", noble.points, { needs });
+}
+
+/**
  * A classic noble tile: points and the bonuses it requires.
  * @param {{id, points, requirement}} noble
  * @param {Object} [attrs]
  * @returns {HTMLElement}
  */
 export function nobleTile(noble, attrs = {}) {
-  const needs = noble.requirement.map((n, c) => (n ? `${n} ${colorName(CLASSIC_LETTERS[c])}` : "")).filter(Boolean).join(", ");
-  const words = tn("noble: {n} point, visits whoever has {needs} bonuses", "noble: {n} points, visits whoever has {needs} bonuses", noble.points, { needs });
+  const words = nobleWords(noble);
   const el = h("div", {
     ...withWords(attrs, "noble", words),
     dataset: { ...(attrs.dataset || {}), anim: noble.id !== undefined ? `noble:${noble.id}` : null },
@@ -150,14 +177,23 @@ export function nobleTile(noble, attrs = {}) {
 }
 
 /**
+ * A Duel royal card in words: its number, points and ability.
+ * @param {{id, points, ability}} royal
+ * @returns {string}
+ */
+export function royalWords(royal) {
+  const ability = abilityText(royal.ability);
+  return [tn("royal card {k}: {n} point", "royal card {k}: {n} points", royal.points, { k: royal.id + 1 }), ability].filter(Boolean).join(" · ");
+}
+
+/**
  * A Duel royal card: points and ability.
  * @param {{id, points, ability}} royal
  * @param {Object} [attrs]
  * @returns {HTMLElement}
  */
 export function royalTile(royal, attrs = {}) {
-  const ability = abilityText(royal.ability);
-  const words = [tn("royal card {k}: {n} point", "royal card {k}: {n} points", royal.points, { k: royal.id + 1 }), ability].filter(Boolean).join(" · ");
+  const words = royalWords(royal);
   const el = h("div", {
     ...withWords(attrs, "royal", words),
     dataset: { ...(attrs.dataset || {}), anim: `royal:${royal.id}` },

@@ -131,7 +131,7 @@ export class ChatPanel {
   /** The writer's name; for an account reading another player's line, a button that
    * opens the report dialog about that seat's player ({@link module:report}). */
   nameOf(m) {
-    const name = h("bdi", { class: "chat-name" }, String(m.name ?? t("seat {seat}", { seat: m.seat })));
+    const name = h("bdi", { class: "chat-name" }, String(m.name ?? t("seat {seat}", { seat: Number(m.seat) + 1 })));
     const me = currentPlayer();
     if (!me || !me.account || m.name === me.name || !Number.isInteger(m.seat)) return name;
     return h("button", {

@@ -9,6 +9,7 @@ import { classicCard, emptySlot, hiddenCard, holdings, nobleTile, tokenChip } fr
 import { t, tn } from "./i18n.js";
 import { matchCard, matchColorTake } from "./notation.js";
 import { lastTurn, turnMarks } from "./turn.js";
+import { moveSentence, notationShown, seatNames } from "./sentences.js";
 import { CLASSIC_LETTERS, h, seatName, sum, tokensText } from "./util.js";
 
 /**
@@ -38,14 +39,20 @@ export function panelOrder(n, viewer) {
 }
 
 /**
- * The line of a player's panel that lists the decisions of the last turn, or null.
+ * The line of a player's panel that lists the decisions of the last turn (as sentences, or
+ * their notation when the reader shows it: {@link module:sentences}), or null.
  * @param {Object} marks from {@link module:turn.turnMarks}
  * @param {number} p the panel's seat
+ * @param {Array|null} [seats] the seats, to name the players in the sentences
  */
-export function lastTurnLine(marks, p) {
+export function lastTurnLine(marks, p, seats = null) {
   if (marks.seat !== p || !marks.notations.length) return null;
+  const names = seatNames(seats);
+  const said = (marks.entries || []).every((e) => e.text) && !notationShown();
   return h("div", { class: "last-turn", dataset: { testid: `last-turn-${p}` } },
-    h("span", { class: "lbl" }, t("last turn")), marks.notations.map((n) => h("code", {}, n)));
+    h("span", { class: "lbl" }, t("last turn")), said
+      ? marks.entries.map((e) => h("span", { class: "move-text", title: e.notation }, moveSentence(e, names)))
+      : marks.notations.map((n) => h("code", {}, n)));
 }
 
 /**
@@ -63,12 +70,12 @@ export function renderClassic(ctx) {
 function renderNobles(ctx, marks) {
   const { obs, tables } = ctx;
   const tiles = obs.nobles.map((n, i) => {
-    if (n >= 0) return nobleTile(tables.nobles[n], { dataset: { testid: `noble-${i + 1}` } });
+    if (n >= 0) return nobleTile(tables.nobles[n], { dataset: { testid: `noble-${i + 1}`, roveRow: 0 }, tabindex: -1 });
     // the noble who visited during the last turn: its place stays marked
     if (marks.nobles.has(i + 1)) return h("div", { class: "noble gone last", title: t("a noble visited {name}", { name: seatName(ctx.seats, marks.seat) }) });
     return null;
   });
-  return h("div", { class: "nobles-row", "aria-label": t("nobles") }, tiles.filter(Boolean));
+  return h("div", { class: "nobles-row", role: "group", "aria-label": t("nobles"), dataset: { rove: "nobles" } }, tiles.filter(Boolean));
 }
 
 function renderCards(ctx, marks) {
@@ -81,7 +88,7 @@ function renderCards(ctx, marks) {
     const deck = deckLen > 0
       ? hiddenCard(level, {
         class: `deck ${deckActions.length ? "actionable" : ""}${deckLast}`,
-        dataset: { testid: `deck-${level}`, deck: level, anim: `deck:${level}` },
+        dataset: { testid: `deck-${level}`, deck: level, anim: `deck:${level}`, roveRow: level },
         role: "button", tabindex: 0,
         onclick: on ? (ev) => on.card({ deck: level }, ev.currentTarget) : null,
       }, deckLen)
@@ -94,14 +101,14 @@ function renderCards(ctx, marks) {
       const acts = matchCard(legal, { level, slot });
       return classicCard(tables.cards[id], {
         class: `${acts.length ? "actionable" : ""} ${acts.some((a) => a.p.kind === "buy") ? "buyable" : ""}${isLast}`,
-        dataset: { testid: `card-${name}`, card: name },
+        dataset: { testid: `card-${name}`, card: name, roveRow: level },
         role: "button", tabindex: 0,
         onclick: on ? (ev) => on.card({ level, slot }, ev.currentTarget) : null,
       });
     });
     rows.push(h("div", { class: "card-row", dataset: { level } }, deck, slots));
   }
-  return h("div", { class: "cards" }, rows);
+  return h("div", { class: "cards", role: "group", "aria-label": t("cards"), dataset: { rove: "cards" } }, rows);
 }
 
 function renderSupply(ctx, marks) {
@@ -114,13 +121,14 @@ function renderSupply(ctx, marks) {
     return h("button", {
       type: "button",
       class: `supply-pile ${canAdd ? "actionable" : ""} ${selected ? "selected" : ""} ${marks.colors.has(letter) ? "last" : ""}`,
-      dataset: { testid: `supply-${letter === "*" ? "gold" : letter}`, color: letter, selected, anim: `supply:${letter}` },
+      dataset: { testid: `supply-${letter === "*" ? "gold" : letter}`, color: letter, selected, anim: `supply:${letter}`, roveRow: 0 },
+      "aria-pressed": c < 5 && on ? String(selected > 0) : null,
       disabled: c === 5 || !on ? true : null,
       "aria-label": t("{tokens} in the supply", { tokens: tokensText(letter, n) }),
       onclick: on && c < 5 ? () => on.supply(c) : null,
     }, tokenChip(letter, n), selected ? h("span", { class: "sel-count" }, `+${selected}`) : null);
   });
-  return h("div", { class: "supply", dataset: { testid: "supply" }, "aria-label": t("the supply") }, piles);
+  return h("div", { class: "supply", role: "group", dataset: { testid: "supply", rove: "supply" }, "aria-label": t("the supply") }, piles);
 }
 
 function renderPlayer(ctx, p, marks) {
@@ -168,5 +176,5 @@ function renderPlayer(ctx, p, marks) {
       nobles.length ? h("div", { class: "owned-nobles" }, nobles) : null,
       reserved.length ? h("div", { class: "reserved", "aria-label": t("reserved") }, h("span", { class: "lbl" }, t("reserved")), reserved) : null)
     : null,
-  lastTurnLine(marks, p));
+  lastTurnLine(marks, p, seats));
 }

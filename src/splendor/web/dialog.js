@@ -48,7 +48,7 @@ export function choiceDialog(title, options, onPick, note = "") {
  * @returns {HTMLElement}
  */
 export function cardMenu(anchor, title, options, onPick, onClose, extra = null) {
-  const menu = h("div", { class: "card-menu", role: "menu", dataset: { testid: "card-menu" } },
+  const menu = h("div", { class: "card-menu", role: "dialog", "aria-label": title, dataset: { testid: "card-menu" }, onkeydown: menuKeys },
     h("div", { class: "menu-title" }, title),
     options.map((o) => optionButton(o.action, o.label, onPick, "menu-action")),
     extra,
@@ -57,6 +57,22 @@ export function cardMenu(anchor, title, options, onPick, onClose, extra = null) 
   menu.style.left = `${Math.max(4, Math.min(window.scrollX + r.left, window.scrollX + document.documentElement.clientWidth - 230))}px`;
   menu.style.top = `${window.scrollY + r.bottom + 4}px`;
   return menu;
+}
+
+/**
+ * The keys of a card menu: the arrows move between its buttons, Tab and Shift+Tab cycle
+ * through them (the focus stays in the menu until it closes: Escape, an option, Cancel).
+ * @param {KeyboardEvent} ev
+ */
+function menuKeys(ev) {
+  const buttons = [...ev.currentTarget.querySelectorAll("button")];
+  const i = buttons.indexOf(document.activeElement);
+  let step = 0;
+  if (ev.key === "ArrowDown" || ev.key === "ArrowRight" || (ev.key === "Tab" && !ev.shiftKey)) step = 1;
+  else if (ev.key === "ArrowUp" || ev.key === "ArrowLeft" || (ev.key === "Tab" && ev.shiftKey)) step = -1;
+  if (!step || !buttons.length) return;
+  ev.preventDefault();
+  buttons[(i + step + buttons.length) % buttons.length].focus();
 }
 
 /**

@@ -35,7 +35,7 @@ export function renderDuel(ctx) {
 function renderBoard(ctx, marks) {
   const { obs, legal, selection, on } = ctx;
   const { extendable } = matchCells(legal, selection);
-  const grid = h("div", { class: `board-grid${marks.replenished ? " replenished" : ""}`, dataset: { testid: "board" } });
+  const grid = h("div", { class: `board-grid${marks.replenished ? " replenished" : ""}`, role: "group", "aria-label": t("the board"), dataset: { testid: "board", rove: "board" } });
   const edge = (side) => ["", ..."abcde", ""].map((c, k) => h("span", { class: `coord ${side}${k === 6 ? " right" : ""}`, "aria-hidden": "true" }, c));
   grid.append(...edge("top"));
   for (let r = 0; r < 5; r++) {
@@ -50,7 +50,8 @@ function renderBoard(ctx, marks) {
       grid.append(h("button", {
         type: "button",
         class: `cell ${canAdd ? "actionable" : ""} ${selected ? "selected" : ""} ${marks.cells.has(name) ? "last" : ""}`,
-        dataset: { testid: `cell-${name}`, cell: name, token: letter || "", anim: `cell:${name}` },
+        dataset: { testid: `cell-${name}`, cell: name, token: letter || "", anim: `cell:${name}`, roveRow: r },
+        "aria-pressed": on ? String(selected) : null,
         "aria-label": letter ? t("{cell}: {color}", { cell: name, color: colorName(letter) }) : t("{cell}: empty", { cell: name }),
         title: letter ? t("{cell}: {color}", { cell: name, color: colorName(letter) }) : null,
         disabled: !on ? true : null,
@@ -89,9 +90,9 @@ function renderRoyals(ctx, marks) {
   const { obs, tables } = ctx;
   const royals = obs.royal_owner.map((owner, id) => royalTile(tables.royals[id], {
     class: `${owner >= 0 ? "taken" : ""} ${marks.royals.has(id) ? "last" : ""}`,
-    dataset: { testid: `royal-${id + 1}`, owner, anim: owner >= 0 ? `royal-slot:${id}` : `royal:${id}` },
+    dataset: { testid: `royal-${id + 1}`, owner, anim: owner >= 0 ? `royal-slot:${id}` : `royal:${id}`, roveRow: 0 }, tabindex: -1,
   }));
-  return h("div", { class: "royals", "aria-label": t("royal cards") }, royals);
+  return h("div", { class: "royals", role: "group", "aria-label": t("royal cards"), dataset: { rove: "royals" } }, royals);
 }
 
 function renderPyramid(ctx, marks) {
@@ -104,7 +105,7 @@ function renderPyramid(ctx, marks) {
     const deck = deckLen > 0
       ? hiddenCard(level, {
         class: `deck ${deckActions.length ? "actionable" : ""}${deckLast}`,
-        dataset: { testid: `deck-${level}`, deck: level, anim: `deck:${level}` }, role: "button", tabindex: 0,
+        dataset: { testid: `deck-${level}`, deck: level, anim: `deck:${level}`, roveRow: level }, role: "button", tabindex: 0,
         onclick: on ? (ev) => on.card({ deck: level }, ev.currentTarget) : null,
       }, deckLen)
       : emptySlot({ class: `deck${deckLast}`, dataset: { testid: `deck-${level}`, anim: `deck:${level}` } });
@@ -121,13 +122,13 @@ function renderPyramid(ctx, marks) {
       const acts = matchCard(legal, { level, slot });
       slots.push(duelCard(tables.cards[id], {
         class: `${acts.length ? "actionable" : ""} ${acts.some((a) => a.p.kind === "buy") ? "buyable" : ""}${isLast}`,
-        dataset: { testid: `card-${name}`, card: name }, role: "button", tabindex: 0,
+        dataset: { testid: `card-${name}`, card: name, roveRow: level }, role: "button", tabindex: 0,
         onclick: on ? (ev) => on.card({ level, slot }, ev.currentTarget) : null,
       }));
     }
     rows.push(h("div", { class: "card-row pyramid-row", dataset: { level } }, deck, h("div", { class: "row-cards" }, slots)));
   }
-  return h("div", { class: "cards pyramid" }, rows);
+  return h("div", { class: "cards pyramid", role: "group", "aria-label": t("cards"), dataset: { rove: "cards" } }, rows);
 }
 
 function renderPlayer(ctx, p, marks) {
@@ -186,7 +187,7 @@ function renderPlayer(ctx, p, marks) {
       royals.length ? h("div", { class: "owned-royals" }, royals) : null,
       reserved.length ? h("div", { class: "reserved", "aria-label": t("reserved") }, h("span", { class: "lbl" }, t("reserved")), reserved) : null)
     : null,
-  lastTurnLine(marks, p));
+  lastTurnLine(marks, p, seats));
 }
 
 /** The colour letter on a board cell (for dialog labels), or null. */

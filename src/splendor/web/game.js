@@ -18,15 +18,18 @@ import { cardMenu, confirmDialog } from "./dialog.js";
 import { currentPlayer, onIdentityChange } from "./identity.js";
 import { cellToken, renderDuel } from "./duel_view.js";
 import { animateMove, motionAllowed, snapshot } from "./motion.js";
-import { isDialogDecision, matchCard, matchCells, matchColorTake, parseAll } from "./notation.js";
+import { isDialogDecision, matchCard, matchCells, matchColorTake, parseAll, wellFormedTake } from "./notation.js";
 import { notationHelp } from "./help.js";
+import { Roving, focusKey, restoreFocus } from "./keyboard.js";
+import { ReaderPanel, readerMode, readerToggle } from "./reader.js";
 import { capitalize, nodes, t } from "./i18n.js";
 import { saveSeat, tokenFor } from "./storage.js";
 import { tokenChip } from "./cards.js";
 import { CLASSIC_LETTERS, cellName, h, replaceChildren, seatName } from "./util.js";
 import { PHASE_HINT, decisionDialog, renderLegalList, renderLog, renderScores, renderSpectators } from "./panels.js";
-import { rematchState, renderRematch, renderResult } from "./result.js";
+import { rematchState, renderRematch, renderResult, showResult } from "./result.js";
 import { lastTurn } from "./turn.js";
+import { moveSentence, notationShown, onNotationChange, seatNames, selectionSentence } from "./sentences.js";
 
 /**
  * The seat token in the page's URL: the fragment's `#token=` (browsers never send a
@@ -81,6 +84,12 @@ export class GamePage {
     /** The flights of tokens and cards started since the page opened ({@link animateMove}). */
     this.flights = 0;
     this.everOpen = false;
+    /** Keyboard play ({@link module:keyboard}): roving focus over the table's groups; the
+     * element to focus once the menu or dialog that took the focus is gone. */
+    this.roving = new Roving(root);
+    this.returnFocus = null;
+    /** The screen-reader mode's panel ({@link module:reader}), made once (its live region and input stay). */
+    this.reader = new ReaderPanel(this);
     /**
      * The rematch: the rematch table last heard of (`POST …/rematch` answer, `{"type":
      * "rematch"}` message, or the player's own tables), a request on its way, the
@@ -145,12 +154,15 @@ export class GamePage {
     });
     this.socket.connect();
     window.addEventListener("hashchange", () => location.reload()); // another seat's link
+    onNotationChange(() => { if (this.state) this.render(); }); // "Show notation" switched
     document.addEventListener("keydown", (ev) => {
       if (ev.key === "Escape" && this.confirmingResign) {
         this.confirmingResign = false;
+        this.returnFocus = "resign";
         this.render();
         return;
       }
+      if (ev.key === "Escape" && this.menu) return this.closeMenu(true);
       if (ev.key === "Escape") this.clearSelection();
       const t = ev.target;
       if ((ev.key === "Enter" || ev.key === " ") && t && t.getAttribute && t.getAttribute("role") === "button" && t.tagName !== "BUTTON") {
@@ -172,6 +184,7 @@ export class GamePage {
     if (this.state && msg.move < this.state.move) return; // an older message overtaken by a newer one
     // an older message of the same move, built before the game ended (a resignation, a time-out)
     if (this.state && msg.move === this.state.move && this.state.status === "finished" && msg.status !== "finished") return;
+    const prev = this.state;
     const changed = !this.state || msg.move !== this.state.move;
     // a move arrived: note where things are, to animate them to where the move puts them
     const before = changed && this.state && this.frame && this.state.game === msg.game && motionAllowed()
@@ -189,8 +202,10 @@ export class GamePage {
       this.closeMenu();
       this.message = "";
     }
+    const ended = !!prev && prev.status !== "finished" && msg.status === "finished";
     this.render();
     if (before) this.animate(before.at, before.obs, msg);
+    if (ended) showResult(this.root); // the game ended while the page was open: the result in view
     if (msg.status === "finished" && !this.analysisRead) {
       this.analysisRead = true;
       this.analysis.load();
@@ -430,7 +445,7 @@ export class GamePage {
       this.selection = next;
     } else if (this.selection.includes(c)) {
       this.selection.splice(this.selection.lastIndexOf(c), 1);
-    } else if (next.length <= 3 && !isDialogDecision(legal)) {
+    } else if (next.length <= 3 && !isDialogDecision(legal) && wellFormedTake(this.state.game, next)) {
       this.why("take " + next.map((x) => CLASSIC_LETTERS[x]).join(" "), t("you cannot take these tokens"));
       return;
     } else {
@@ -462,8 +477,10 @@ export class GamePage {
           this.showMessage(t("a take is 1 to 3 tokens in one line"), "why");
         } else if (tok === "*" && next.length === 1) {
           this.why(`gold ${cellName(i)}`);
-        } else {
+        } else if (wellFormedTake("duel", next)) {
           this.why(`take ${names.join(" ")}`, t("take 1 to 3 tokens next to each other, in one row, column or diagonal"));
+        } else { // no action at all (a gap, not a line): nothing to ask the server
+          this.showMessage(t("take 1 to 3 tokens next to each other, in one row, column or diagonal"), "why");
         }
         return;
       }
@@ -495,13 +512,19 @@ export class GamePage {
     }
     this.closeMenu();
     this.menu = cardMenu(anchor, target.deck ? t("deck {level}", { level: target.deck }) : t("card {card}", { card: where }),
-      acts.map((a) => ({ action: a, label: label(a) })), (a) => this.act(a.notation), () => this.closeMenu(), extra);
+      acts.map((a) => ({ action: a, label: label(a) })), (a) => this.act(a.notation), () => this.closeMenu(true), extra);
     document.body.append(this.menu);
+    this.returnFocus = anchor.dataset.testid || null; // where the focus goes back once the menu is gone
+    const first = this.menu.querySelector("button");
+    if (first) first.focus({ preventScroll: true });
   }
 
-  closeMenu() {
+  /** Close the card menu; with `refocus`, the focus goes back to the card that opened it. */
+  closeMenu(refocus = false) {
+    const had = !!this.menu && this.menu.contains(document.activeElement);
     if (this.menu) this.menu.remove();
     this.menu = null;
+    if ((refocus || had) && this.returnFocus && restoreFocus(this.root, [this.returnFocus])) this.returnFocus = null;
   }
 
   clearSelection() {
@@ -515,6 +538,35 @@ export class GamePage {
   render() {
     const s = this.state;
     if (!s) return;
+    const focused = focusKey(this.root);
+    this.draw(s);
+    this.keepFocus(focused);
+  }
+
+  /**
+   * After a redraw, the focus where it was (the element of the same test id), else where a
+   * closed menu or dialog sends it back, else on the table's item last focused; a
+   * decision's dialog takes it when it opens ({@link module:keyboard}).
+   * @param {string|null} focused the key of the element focused before the redraw
+   */
+  keepFocus(focused) {
+    this.roving.apply();
+    const active = document.activeElement;
+    const dialog = this.root.querySelector("[data-testid=dialog]");
+    if (dialog && !dialog.contains(active)) {
+      if (restoreFocus(dialog, [focused])) return;
+      const first = dialog.querySelector("button");
+      if (first && (focused || this.returnFocus || active === document.body)) return first.focus({ preventScroll: true });
+    }
+    if (active && active !== document.body && this.root.contains(active)) return;
+    if (!focused && !this.returnFocus) return;
+    const table = this.roving.current;
+    restoreFocus(this.root, [focused, this.returnFocus, table.supply, table.board, table.cards]);
+    this.returnFocus = null;
+  }
+
+  /** Draw the page from the state message `s`. */
+  draw(s) {
     const obs = s.observation;
     const legal = this.legal;
     const ctx = {
@@ -535,7 +587,7 @@ export class GamePage {
         : t("You lose the game now, by forfeit."),
       confirm: this.resigning ? t("resigning…") : t("Resign"), cancel: t("Keep playing"), testid: "resign",
       onConfirm: () => this.resign(),
-      onCancel: () => { this.confirmingResign = false; this.render(); },
+      onCancel: () => { this.confirmingResign = false; this.returnFocus = "resign"; this.render(); },
     }) : null;
     const root = this.root;
     root.dataset.testid = "game-root";
@@ -555,22 +607,34 @@ export class GamePage {
     const who = header.querySelector("[data-testid=turn-info]");
     const hint = header.querySelector("[data-testid=hint]");
     if (s.status === "finished") this.analysis.update(s.seats, this.seated && !this.seatIsBot);
+    const titleFocused = !!document.activeElement && document.activeElement.id === "result-title";
     replaceChildren(f.top,
       header,
       s.status === "finished" ? renderResult(s, this.gameId, { replay: true, rematch: this.renderRematchPanel() }) : null,
       s.status === "finished" ? this.analysis.el : null);
+    if (titleFocused) { // a redraw (the rating changes arrived, say) keeps the result's heading focused
+      const title = f.top.querySelector("#result-title");
+      if (title) title.focus({ preventScroll: true });
+    }
+    // messages and the selection share a tray of their own: a reserved row on a wide
+    // screen, a bar fixed at the bottom of a phone's screen (style.css): a tap never
+    // moves the table (issue 33)
+    const playing = this.seated && !this.seatIsBot && s.status !== "finished";
     replaceChildren(f.bar,
-      h("div", { class: "bar-line" }, who, hint,
-        h("div", { class: "message-line", role: "status", "aria-live": "polite", dataset: { testid: "message" } })),
+      h("div", { class: "bar-line" }, who, hint),
       confirm,
       decision,
-      this.renderSelection(legal));
+      h("div", { class: `selection-tray${playing ? " reserved" : ""}`, dataset: { testid: "selection-tray" } },
+        h("div", { class: "message-line", role: "status", "aria-live": "polite", dataset: { testid: "message" } }),
+        this.renderSelection(legal)));
     f.bar.classList.toggle("asking", !!(confirm || decision || this.selection.length));
     // the player panels: the viewer's own beside (or, on a phone, above) the board, the others after
     const panels = table.querySelector(".players");
     const mine = panels ? panels.querySelector(".player.me") : null;
     if (panels) panels.remove();
     replaceChildren(f.main, table);
+    this.drawReader(f, s);
+    replaceChildren(f.switch, readerToggle(() => this.render()));
     replaceChildren(f.mine, mine);
     replaceChildren(f.others, panels ? [...panels.children].filter((el) => el !== mine) : null);
     if (this.legalOpen === undefined) this.legalOpen = window.innerWidth >= 760; // folded on a phone
@@ -595,17 +659,34 @@ export class GamePage {
   ensureFrame() {
     if (this.frame && this.frame.top.parentNode === this.root) return this.frame;
     const f = {
+      switch: h("div", { class: "reader-switch" }),
       top: h("div", { class: "game-top" }),
       bar: h("div", { class: "action-bar", dataset: { testid: "action-bar" } }),
-      main: h("div", { class: "main-col" }),
+      main: h("div", { class: "main-col", id: "game-table", tabindex: -1 }),
+      reader: h("div", { class: "reader-col", hidden: true }),
       mine: h("div", { class: "mine-col players", dataset: { testid: "my-panel" } }),
       others: h("div", { class: "others-col players" }),
       side: h("div", { class: "side-panels" }),
     };
-    replaceChildren(this.root, f.top, f.bar,
-      h("div", { class: "game-layout play" }, f.main, f.mine, f.others, h("aside", { class: "side-col" }, f.side, this.chat.el)));
+    replaceChildren(this.root, f.switch, f.top, f.bar,
+      h("div", { class: "game-layout play" }, f.reader, f.main, f.mine, f.others, h("aside", { class: "side-col" }, f.side, this.chat.el)));
     this.frame = f;
+    const skip = document.getElementById("skip-link"); // the skip link leads to the table (app.js)
+    if (skip) {
+      skip.dataset.target = "[data-testid=reader], #game-table";
+      skip.textContent = t("Skip to the table");
+    }
     return f;
+  }
+
+  /** The screen-reader mode ({@link module:reader}): the table as text instead of the drawing. */
+  drawReader(f, s) {
+    const reading = readerMode();
+    f.main.hidden = reading;
+    f.reader.hidden = !reading; // an empty cell of the layout's grid would still take a gap
+    f.switch.classList.toggle("on", reading); // shown while on; else seen once focused (after the skip link)
+    replaceChildren(f.reader, reading ? this.reader.el : null);
+    if (reading) this.reader.update(s, this.tables);
   }
 
   /**
@@ -648,14 +729,32 @@ export class GamePage {
       h("a", { href: "/", class: "back", dataset: { testid: "lobby-link" } }, t("← lobby")),
       h("h2", {}, name),
       h("a", { href: `/howto/${s.game}`, class: "howto-link", target: "_blank", rel: "noopener", dataset: { testid: "howto-link" } }, t("How to play")),
-      h("span", { class: "meta" }, t("game {game} · move {move} · turn {turn}", { game: this.gameId, move: s.move, turn: s.turn })),
+      h("span", { class: "meta" }, t("game {game} · move {move} · turn {turn}", { game: this.gameId, move: s.move, turn: s.turn + 1 })), // the engine counts turns from 0
       who,
       hint ? h("span", { class: "hint", dataset: { testid: "hint" } }, hint) : null,
-      last && last.notation ? h("span", { class: "last-move", dataset: { testid: "last-move" } },
-        nodes(t("last move: {name} {move}"), { name: h("b", {}, seatName(s.seats, last.seat)), move: h("span", { class: "turn-moves" }, (lastTurn(s.log, last) || { entries: [last] }).entries.map((e) => h("code", {}, e.notation))) })) : null,
+      last && last.notation ? this.renderLastMove(last) : null,
       h("span", { class: `connection ${this.connection}`, dataset: { testid: "connection", state: this.connection } },
         this.connection === "open" ? t("● live") : this.connection === "connecting" ? t("○ connecting") : t("○ reconnecting…")),
       s.seat === null || s.seat === undefined ? h("span", { class: "spectator" }, t("watching")) : null);
+  }
+
+  /**
+   * The header's last turn: its decisions as sentences in the reader's language, or in
+   * notation after the player's name when "Show notation" is on ({@link module:sentences}).
+   */
+  renderLastMove(last) {
+    const s = this.state;
+    const entries = (lastTurn(s.log, last) || { entries: [last] }).entries;
+    const attrs = { class: "last-move", dataset: { testid: "last-move" } };
+    if (notationShown() || !entries.every((e) => e.text)) {
+      return h("span", attrs, nodes(t("last move: {name} {move}"), {
+        name: h("b", {}, seatName(s.seats, last.seat)),
+        move: h("span", { class: "turn-moves" }, entries.map((e) => h("code", {}, e.notation))),
+      }));
+    }
+    const names = seatNames(s.seats, s.num_players);
+    return h("span", attrs, h("span", { class: "lbl" }, t("last turn")), " ",
+      h("span", { class: "turn-moves" }, entries.map((e) => h("span", { class: "move-text", title: e.notation }, moveSentence(e, names)))));
   }
 
   renderStatus() {
@@ -686,11 +785,7 @@ export class GamePage {
       chips = this.selection.map((c) => tokenChip(CLASSIC_LETTERS[c]));
     }
     if (!this.selection.length) return null;
-    const label = (a) => {
-      if (a.p.kind === "privilege") return t("use a privilege: {notation}", { notation: a.notation });
-      if (a.p.kind === "take_gold") return t("take the gold (then reserve): {notation}", { notation: a.notation });
-      return a.notation;
-    };
+    const label = (a) => (notationShown() ? a.notation : selectionSentence(a, s));
     return h("div", { class: "selection", dataset: { testid: "selection" } },
       h("span", { class: "lbl" }, t("selected")), chips,
       exact.map((a) => h("button", {

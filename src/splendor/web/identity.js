@@ -82,6 +82,24 @@ export function whenIdentityKnown() {
   });
 }
 
+/** Where this tab tells the others that who is logged in changed (issue 33). */
+const IDENTITY_KEY = "splendor.identity";
+const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(IDENTITY_KEY) : null;
+
+/**
+ * Tell the other open tabs of this site that the player changed (a sign-up, a log-in, a
+ * log-out, a guest): a BroadcastChannel message, and a localStorage stamp for browsers
+ * without one (their `storage` event); each tab then asks the server again.
+ */
+function announceIdentity() {
+  if (channel) channel.postMessage({ type: "identity" });
+  try {
+    localStorage.setItem(IDENTITY_KEY, String(Date.now()));
+  } catch {
+    // storage refused (private mode): the channel, or the next visit, tells them
+  }
+}
+
 function setCurrent(player) {
   current = player || null;
   for (const fn of [...listeners]) fn(current);
@@ -112,6 +130,10 @@ export class IdentityBar {
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible" && !this.busy) this.refresh(true);
     });
+    // another tab signed up, logged in or out: ask again at once, even if this tab is in view
+    const again = () => { if (!this.busy) this.refresh(true); };
+    if (channel) channel.addEventListener("message", again);
+    window.addEventListener("storage", (ev) => { if (ev.key === IDENTITY_KEY) again(); });
   }
 
   /**
@@ -290,6 +312,7 @@ export class IdentityBar {
     this.draftName = "";
     this.render(`[data-testid=identity-name]`);
     setCurrent(this.player);
+    announceIdentity();
   }
 
   async logout() {
@@ -309,6 +332,7 @@ export class IdentityBar {
     this.draftName = "";
     this.render(`[data-testid=show-guest]`);
     setCurrent(null);
+    announceIdentity();
   }
 
   /** Disable the bar's buttons while a request is on its way (no double submits). */

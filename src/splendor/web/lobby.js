@@ -15,7 +15,7 @@ import { ME_EVENT, myGames } from "./me_feed.js";
 import { gameItem } from "./my_games.js";
 import { resultText } from "./result.js";
 import { saveSeat, savedSeats, forgetGame } from "./storage.js";
-import { GAME_NAMES, botName, h, replaceChildren, seatName } from "./util.js";
+import { GAME_NAMES, botHelp, botName, h, replaceChildren, seatName } from "./util.js";
 
 const BOT_LABELS = {
   random: N_("random (plays any legal move)"), greedy: N_("greedy (one-move heuristic)"), easy: N_("easy"),
@@ -84,22 +84,32 @@ export class LobbyPage {
     } }, Object.keys(this.meta.games).map((g) => h("option", { value: g, selected: g === this.game ? true : null }, GAME_NAMES[g] || g)));
     const counts = [];
     for (let n = info.min_players; n <= info.max_players; n++) counts.push(n);
-    const countSel = h("select", { dataset: { testid: "players-select" }, name: "players", disabled: counts.length < 2 ? true : null, onchange: (ev) => {
+    const countSel = h("select", { dataset: { testid: "players-select" }, name: "players", "aria-label": t("players"), disabled: counts.length < 2 ? true : null, onchange: (ev) => {
       this.numPlayers = Number(ev.target.value);
       this.resetSeats();
       this.renderForm();
     } }, counts.map((n) => h("option", { value: n, selected: n === this.numPlayers ? true : null }, tn("{n} player", "{n} players", n))));
     const seatRows = this.seats.map((seat, i) => {
-      const typeSel = h("select", { dataset: { testid: `seat-type-${i}` }, onchange: (ev) => {
+      const typeSel = h("select", { dataset: { testid: `seat-type-${i}` }, "aria-label": t("seat {seat}", { seat: i + 1 }), onchange: (ev) => {
         seat.type = ev.target.value;
         this.renderForm();
       } }, h("option", { value: "human", selected: seat.type === "human" ? true : null }, t("person")),
       h("option", { value: "bot", selected: seat.type === "bot" ? true : null }, t("bot")));
       const detail = seat.type === "human"
-        ? h("input", { type: "text", value: seat.name || "", placeholder: t("Player {n}", { n: i + 1 }), "aria-label": t("name of seat {seat}", { seat: i }), dataset: { testid: `seat-name-${i}` }, oninput: (ev) => { seat.name = ev.target.value; } })
-        : h("select", { "aria-label": t("bot of seat {seat}", { seat: i }), dataset: { testid: `seat-bot-${i}` }, onchange: (ev) => { seat.bot = ev.target.value; } },
-          this.bots.map((b) => h("option", { value: b, selected: b === seat.bot ? true : null }, BOT_LABELS[b] ? t(BOT_LABELS[b]) : botName(b))));
-      return h("div", { class: "seat-row" }, h("span", { class: "lbl" }, t("seat {seat}", { seat: i })), typeSel, detail);
+        ? h("input", { type: "text", value: seat.name || "", placeholder: t("Player {n}", { n: i + 1 }), "aria-label": t("name of seat {seat}", { seat: i + 1 }), dataset: { testid: `seat-name-${i}` }, oninput: (ev) => { seat.name = ev.target.value; } })
+        : h("select", {
+          "aria-label": t("bot of seat {seat}", { seat: i + 1 }), "aria-describedby": `seat-bot-help-${i}`, title: botHelp(seat.bot) || null,
+          dataset: { testid: `seat-bot-${i}` },
+          onchange: (ev) => {
+            seat.bot = ev.target.value;
+            ev.target.title = botHelp(seat.bot);
+            const help = document.getElementById(`seat-bot-help-${i}`);
+            if (help) help.textContent = botHelp(seat.bot);
+          },
+        }, this.bots.map((b) => h("option", { value: b, title: botHelp(b) || null, selected: b === seat.bot ? true : null }, BOT_LABELS[b] ? t(BOT_LABELS[b]) : botName(b))));
+      // what the chosen bot does, under its select (greedy and easy side by side need it)
+      const help = seat.type === "human" ? null : h("span", { id: `seat-bot-help-${i}`, class: "bot-help dim small-text", dataset: { testid: `seat-bot-help-${i}` } }, botHelp(seat.bot));
+      return h("div", { class: "seat-row" }, h("span", { class: "lbl" }, t("seat {seat}", { seat: i + 1 })), typeSel, detail, help);
     });
     replaceChildren(body,
       h("label", {}, t("game"), " ", gameSel), " ", h("label", {}, countSel),
@@ -137,10 +147,10 @@ export class LobbyPage {
     const box = this.root.querySelector("[data-testid=created]");
     const origin = location.origin;
     const rows = res.seats.map((s) => {
-      if (s.type !== "human") return h("li", {}, t("seat {seat}: {bot} bot", { seat: s.seat, bot: botName(s.bot) }));
+      if (s.type !== "human") return h("li", {}, t("seat {seat}: {bot} bot", { seat: s.seat + 1, bot: botName(s.bot) }));
       const url = origin + s.invite;
       const input = h("input", { type: "text", readonly: true, value: url, class: "invite", dataset: { testid: `invite-${s.seat}` } });
-      return h("li", {}, t("seat {seat}:", { seat: s.seat }), " ", h("bdi", {}, s.name), " ", input,
+      return h("li", {}, t("seat {seat}:", { seat: s.seat + 1 }), " ", h("bdi", {}, s.name), " ", input,
         h("button", { type: "button", dataset: { testid: `copy-${s.seat}` }, onclick: async (ev) => {
           try {
             await navigator.clipboard.writeText(url);

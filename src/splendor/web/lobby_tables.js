@@ -13,10 +13,11 @@
 import * as api from "./api.js";
 import { botBadge, guestBadge } from "./badges.js";
 import { nodes, t, tn } from "./i18n.js";
+import { focusKey, restoreFocus } from "./keyboard.js";
 import { currentPlayer, onIdentityChange, whenIdentityKnown } from "./identity.js";
 import { LobbyFilter } from "./lobby_filter.js";
 import { inviteFor, saveInvite } from "./storage.js";
-import { GAME_NAMES, botName, h, replaceChildren } from "./util.js";
+import { GAME_NAMES, botHelp, botName, h, replaceChildren } from "./util.js";
 
 /** The clocks offered (the server takes others too; {@link clockLabel} names any). */
 export const CLOCK_PRESETS = [
@@ -133,10 +134,10 @@ export function goToGame(gameId) {
   location.assign(`/games/${encodeURIComponent(gameId)}`);
 }
 
-/** A `<select>` of options `[[value, label], …]`. */
+/** A `<select>` of options `[[value, label, title?], …]` (a title explains its option). */
 function select(testid, options, value, onchange, attrs = {}) {
   return h("select", { ...attrs, dataset: { testid }, onchange: (ev) => onchange(ev.target.value) },
-    options.map(([v, label]) => h("option", { value: v, selected: String(v) === String(value) ? true : null }, label)));
+    options.map(([v, label, title]) => h("option", { value: v, title: title || null, selected: String(v) === String(value) ? true : null }, label)));
 }
 
 const field = (label, control) => h("label", { class: "field" }, h("span", { class: "field-label" }, label), control);
@@ -269,6 +270,7 @@ export class PublicLobby {
 
   renderQuick() {
     const st = this.quick;
+    const focused = focusKey(this.els.quick); // a select changed: the redrawn form keeps the focus
     replaceChildren(this.els.quick,
       h("h2", {}, t("Play now")),
       h("p", { class: "dim", dataset: { testid: "play-now-kind" } }, this.player && !this.player.account
@@ -278,6 +280,7 @@ export class PublicLobby {
       h("button", { type: "button", class: "primary", dataset: { testid: "play-now-submit" }, onclick: () => this.playNow() }, t("Play now")),
       h("p", { class: "form-status", role: "status", dataset: { testid: "play-now-status" } }, this.quickStatus || ""),
       h("p", { class: "form-error", role: "alert", dataset: { testid: "play-now-error" } }));
+    if (focused) restoreFocus(this.els.quick, [focused]);
   }
 
   renderOpen() {
@@ -286,12 +289,15 @@ export class PublicLobby {
     st.seats = Array.from({ length: others }, (_, i) => st.seats[i] || "free");
     const bots = st.seats.filter((s) => s !== "free");
     const guest = !!this.player && !this.player.account; // rated games are for accounts
+    const focused = focusKey(this.els.open); // a select changed: the redrawn form keeps the focus
     const seatRows = st.seats.map((choice, i) => h("div", { class: "seat-row" },
       h("span", { class: "lbl" }, t("seat {seat}", { seat: i + 2 })),
-      select(`open-table-seat-${i + 1}`, [["free", t("free, for a player")], ...this.bots.map((b) => [b, t("bot: {bot}", { bot: botName(b) })])], choice, (v) => {
+      select(`open-table-seat-${i + 1}`, [["free", t("free, for a player")], ...this.bots.map((b) => [b, t("bot: {bot}", { bot: botName(b) }), botHelp(b)])], choice, (v) => {
         st.seats[i] = v;
         this.renderOpen();
-      })));
+      }, { "aria-label": t("seat {seat}", { seat: i + 2 }), title: botHelp(choice) || null, "aria-describedby": choice === "free" ? null : `open-table-bot-help-${i + 1}` }),
+      // what the chosen bot does (greedy and easy side by side need it)
+      choice === "free" ? null : h("span", { id: `open-table-bot-help-${i + 1}`, class: "bot-help dim small-text", dataset: { testid: `open-table-bot-help-${i + 1}` } }, botHelp(choice))));
     replaceChildren(this.els.open,
       h("h2", {}, t("Open a table")),
       h("div", { class: "form-fields" }, this.commonFields("open-table", st, () => this.renderOpen())),
@@ -304,6 +310,7 @@ export class PublicLobby {
       h("button", { type: "button", class: "primary", dataset: { testid: "open-table-submit" }, onclick: () => this.openTable() }, t("Open the table")),
       h("p", { class: "form-error", role: "alert", dataset: { testid: "open-table-error" } }),
       h("div", { class: "opened", dataset: { testid: "open-table-created" } }, this.openedView || null));
+    if (focused) restoreFocus(this.els.open, [focused]);
   }
 
   setStatus(text) {

@@ -145,6 +145,7 @@ export function planFlights(game, a, b, tables) {
 function fly(ghost, from, to, delay) {
   ghost.classList.add("ghost");
   ghost.setAttribute("aria-hidden", "true");
+  ghost.inert = true; // a clone of a card: never focused, never clicked (axe: aria-hidden-focus)
   ghost.style.width = `${from.width}px`;
   ghost.style.height = `${from.height}px`;
   document.body.append(ghost);

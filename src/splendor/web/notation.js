@@ -143,3 +143,27 @@ export function isDialogDecision(parsed) {
   if (parsed.length === 1 && parsed[0].p.kind === "pass") return true;
   return parsed.every((a) => DIALOG_KINDS.has(a.p.kind) || a.p.kind === "pass");
 }
+
+/**
+ * Whether a take of tokens is an action of the game at all (legal or not), so that the
+ * server can say why it is refused: classic, 1-3 different colours or 2 of one colour
+ * (C6, C7); Duel, 1-3 different cells next to each other in one row, column or diagonal
+ * (D8). A selection that is no action (`take W W U`, `take a1 c3`) is never sent to
+ * `/explain` (the server would answer 400).
+ * @param {string} game "splendor" or "duel"
+ * @param {number[]} picked colour indexes (classic) or cell indexes 0..24 (Duel)
+ * @returns {boolean}
+ */
+export function wellFormedTake(game, picked) {
+  const n = picked.length;
+  if (n < 1 || n > 3) return false;
+  const distinct = new Set(picked).size === n;
+  if (game !== "duel") return distinct || (n === 2 && picked[0] === picked[1]);
+  if (!distinct) return false;
+  const cells = [...picked].sort((a, b) => a - b).map((i) => [Math.floor(i / 5), i % 5]);
+  if (n === 1) return true;
+  const dr = cells[1][0] - cells[0][0];
+  const dc = cells[1][1] - cells[0][1];
+  if (Math.max(Math.abs(dr), Math.abs(dc)) !== 1) return false;
+  return cells.every(([r, c], k) => r === cells[0][0] + k * dr && c === cells[0][1] + k * dc);
+}

@@ -10,6 +10,7 @@ import { cellToken } from "./duel_view.js";
 import { N_, language, nodes, t, tn } from "./i18n.js";
 import { badgesFor, guestBadge } from "./badges.js";
 import { CLASSIC_LETTERS, DUEL_LETTERS, botName, cellName, effectText, h, seatName, tokensText } from "./util.js";
+import { moveNode, notationToggle, seatNames } from "./sentences.js";
 
 /** What the player is asked to do, by game and phase (English: show them with `t()`). */
 export const PHASE_HINT = {
@@ -107,14 +108,16 @@ export function renderSpectators(s) {
 }
 
 /**
- * The move log in notation, in a box that folds: the last move and the whole last turn
- * marked.
+ * The move log, each move a sentence in the reader's language (or its notation, with the
+ * "Show notation" switch: {@link module:sentences}), in a box that folds: the last move
+ * and the whole last turn marked.
  * @param {Object} s the state message
  * @param {boolean} [open] unfolded (folded on a phone, where the table shows the last turn)
  * @param {Function|null} [onToggle] told the new state when the reader folds or unfolds it
  */
 export function renderLog(s, open = true, onToggle = null) {
   const log = s.log || [];
+  const names = seatNames(s.seats, s.num_players);
   // the moves since the viewer's own last decision (the others' turns) are marked "recent"
   let mine = -1;
   if (s.seat !== null && s.seat !== undefined) log.forEach((l, k) => { if (l.seat === s.seat) mine = k; });
@@ -124,7 +127,7 @@ export function renderLog(s, open = true, onToggle = null) {
   const items = log.map((l, k, all) => h("li", {
     class: `${k === all.length - 1 ? "last" : ""} ${k >= turnStart ? "last-turn" : ""} ${mine >= 0 && k > mine ? "recent" : ""}`, dataset: { index: l.index },
   },
-    h("span", { class: "idx" }, `${l.index + 1}.`), ` ${seatName(s.seats, l.seat)}: `, h("code", {}, l.notation),
+    h("span", { class: "idx" }, `${l.index + 1}.`), " ", moveNode(l, names),
     // a server note on this move (a random action played for a bot that could not decide)
     l.note ? logNote(l.note) : null,
     // what the rules did besides the notation (privileges, abilities without a choice,
@@ -133,6 +136,7 @@ export function renderLog(s, open = true, onToggle = null) {
       effectText(e, s.seats, language())))));
   return h("details", { class: "log", open: open ? true : null, ontoggle: onToggle ? (ev) => onToggle(ev.currentTarget.open) : null },
     h("summary", {}, h("h3", {}, t("Moves")), h("span", { class: "count" }, String(log.length))),
+    notationToggle(),
     h("ol", { class: "log-list", dataset: { testid: "log" } }, items));
 }
 

@@ -1,7 +1,8 @@
 /**
- * The replay viewer of a finished game: every position from the first move to the last,
- * with first / previous / next / last buttons, a slider, the arrow keys, and the move list;
- * the game's post-game analysis under the result once someone asked for it
+ * The replay viewer of a finished game: every position from the first move to the last
+ * (it opens at the first, the board at the top), with first / previous / next / last
+ * buttons, a slider, the arrow keys, and the move list; under the board, the result and
+ * the game's post-game analysis once someone asked for it
  * ({@link module:analysis}; asked for on the game page).
  * @module replay
  */
@@ -13,6 +14,7 @@ import { renderClassic } from "./classic_view.js";
 import { renderDuel } from "./duel_view.js";
 import { renderResult } from "./result.js";
 import { effectText, h, replaceChildren, seatName } from "./util.js";
+import { moveNode, moveSentence, notationShown, notationToggle, onNotationChange, seatNames } from "./sentences.js";
 
 /** Controller of the replay page. */
 export class ReplayPage {
@@ -37,7 +39,7 @@ export class ReplayPage {
         h("a", { href: `/games/${encodeURIComponent(this.gameId)}` }, t("back to the game"))));
       return;
     }
-    this.index = this.data.frames.length - 1;
+    this.index = 0; // from the first position: the game unfolds (issue 33)
     this.analysis.update(this.data.seats, false);
     this.analysis.load();
     document.addEventListener("keydown", (ev) => {
@@ -51,6 +53,7 @@ export class ReplayPage {
       else if (ev.key === "Home") this.go(0);
       else if (ev.key === "End") this.go(this.data.frames.length - 1);
     });
+    onNotationChange(() => this.render()); // "Show notation" switched
     this.render();
   }
 
@@ -69,7 +72,7 @@ export class ReplayPage {
     const current = obs.phase === (d.game === "duel" ? 8 : 4) ? null : obs.current;
     const ctx = {
       obs, tables: this.tables, seats: d.seats, viewer: null, current, legal: [], selection: [],
-      last: f.notation ? { seat: f.seat, notation: f.notation } : null, on: null,
+      last: f.notation ? { seat: f.seat, notation: f.notation, text: f.text } : null, on: null,
     };
     const table = d.game === "duel" ? renderDuel(ctx) : renderClassic(ctx);
     const n = frames.length;
@@ -81,10 +84,11 @@ export class ReplayPage {
     });
     slider.value = String(this.index);
     slider.addEventListener("input", () => this.go(Number(slider.value)));
+    const names = seatNames(d.seats, d.num_players);
     const moves = frames.map((fr, k) => (fr.notation ? h("li", {
-      class: k === this.index ? "current" : "", dataset: { frame: k, testid: `replay-move-${k}` }, role: "button", tabindex: 0,
+      class: k === this.index ? "current" : "", dataset: { frame: k, testid: `replay-move-${k}` }, "aria-current": k === this.index ? "step" : null,
       onclick: () => this.go(k),
-    }, h("span", { class: "idx" }, `${fr.move}.`), ` ${seatName(d.seats, fr.seat)}: `, h("code", {}, fr.notation),
+    }, h("button", { type: "button", class: "idx link-button", "aria-label": t("show move {move}", { move: fr.move }) }, `${fr.move}.`), " ", moveNode(fr, names),
     // what the rules did besides the notation, in the reader's language
     ...(fr.effects || []).map((e) => h("div", { class: `log-effect effect-${e.kind}`, dataset: { testid: "log-effect", kind: e.kind } },
       effectText(e, d.seats, language())))) : null));
@@ -95,8 +99,6 @@ export class ReplayPage {
         h("a", { href: "/", class: "back" }, t("← lobby")),
         h("h2", {}, t("Replay: {game}", { game: d.game === "duel" ? "Splendor Duel" : "Splendor" })),
         h("span", { class: "meta" }, t("game {game}", { game: this.gameId }))),
-      renderResult({ result: d.result, seats: d.seats, scores: d.result ? d.result.scores : [] }, this.gameId, { replay: false }),
-      this.analysis.el,
       h("div", { class: "replay-controls", dataset: { testid: "replay-controls" } },
         btn("replay-first", t("« first"), 0, this.index === 0),
         btn("replay-prev", t("◀ prev"), this.index - 1, this.index === 0),
@@ -104,13 +106,18 @@ export class ReplayPage {
         btn("replay-next", t("next ▶"), this.index + 1, this.index === n - 1),
         btn("replay-last", t("last »"), n - 1, this.index === n - 1),
         h("span", { class: "frame-info", dataset: { testid: "replay-info" } },
-          f.notation
+          f.notation && f.text && !notationShown()
+            ? t("move {move} of {last}: {sentence}", { move: f.move, last: frames[n - 1].move, sentence: moveSentence(f, names) })
+            : f.notation
             ? t("move {move} of {last}: {name} played {notation}", { move: f.move, last: frames[n - 1].move, name: seatName(d.seats, f.seat), notation: f.notation })
             : t("start of the game (move {move})", { move: f.move }))),
       h("div", { class: "game-layout" },
         h("div", { class: "main-col" }, table),
-        h("aside", { class: "side-col" }, h("section", { class: "log" }, h("h3", {}, t("Moves")),
-          h("ol", { class: "log-list", dataset: { testid: "replay-log" } }, moves)))));
+        h("aside", { class: "side-col" }, h("section", { class: "log" }, h("h3", {}, t("Moves")), notationToggle(),
+          h("ol", { class: "log-list", dataset: { testid: "replay-log" } }, moves)))),
+      // the board first, then how the game ended and its analysis
+      renderResult({ result: d.result, seats: d.seats, scores: d.result ? d.result.scores : [] }, this.gameId, { replay: false }),
+      this.analysis.el);
     const cur = this.root.querySelector(".log-list li.current");
     if (cur) cur.scrollIntoView({ block: "nearest" });
   }

@@ -1,6 +1,7 @@
 /**
- * The result panel of a finished game: winners, scores, how it ended, links to the
- * replay viewer and the record download, and (drawn by {@link renderRematch}) the
+ * The result panel of a finished game: winners, scores, each player's rating change in a
+ * rated game (once the server applied it), how it ended, links to the replay viewer and
+ * the record download, and (drawn by {@link renderRematch}) the
  * rematch offer of a seated, logged-in player.
  * @module result
  */
@@ -79,6 +80,36 @@ function yourOutcome(state) {
 }
 
 /**
+ * A seat's rating change in a rated game's result (`result.ratings`: the server's
+ * `[{seat, kind, before, after, delta}]`, sent once the ratings are applied), or null.
+ * @param {Object[]|undefined} ratings
+ * @param {number} seat
+ */
+export function ratingChange(ratings, seat) {
+  const c = (ratings || []).find((x) => x.seat === seat);
+  if (!c) return null;
+  const fmt = new Intl.NumberFormat(language(), { signDisplay: "exceptZero" });
+  const direction = c.delta > 0 ? "up" : c.delta < 0 ? "down" : "same";
+  return h("span", { class: `rating-change ${direction}`, dataset: { testid: `rating-change-${seat}`, delta: c.delta } },
+    " · ", t("rating {before} → {after} ({delta})", { before: c.before, after: c.after, delta: fmt.format(c.delta) }));
+}
+
+/**
+ * Bring the result of a game that just ended into view, its heading focused (a screen
+ * reader says it); the game page calls it when the game ends while it is open, wherever
+ * the player had scrolled (issue 33).
+ * @param {HTMLElement} root the game page
+ */
+export function showResult(root) {
+  const panel = root.querySelector("[data-testid=result]");
+  if (!panel) return;
+  const smooth = !matchMedia("(prefers-reduced-motion: reduce)").matches;
+  panel.scrollIntoView({ block: "start", behavior: smooth ? "smooth" : "auto" });
+  const title = panel.querySelector("[data-testid=result-title]");
+  if (title) title.focus({ preventScroll: true });
+}
+
+/**
  * The panel for a finished game.
  * @param {Object} state the state message (status "finished")
  * @param {string} gameId
@@ -88,12 +119,13 @@ function yourOutcome(state) {
 export function renderResult(state, gameId, opts = { replay: true }) {
   const r = state.result || {};
   const scores = r.scores || state.scores || [];
-  return h("section", { class: "result", dataset: { testid: "result" } },
-    h("h3", {}, t("Game over")),
+  return h("section", { class: "result", dataset: { testid: "result" }, "aria-labelledby": "result-title" },
+    h("h3", { id: "result-title", tabindex: "-1", dataset: { testid: "result-title" } }, t("Game over")),
     h("p", { class: "result-text", dataset: { testid: "result-text" } }, resultText(r, state.seats)),
     yourOutcome(state),
     h("ul", { class: "final-scores" }, scores.map((pts, p) => h("li", { class: (r.winners || []).includes(p) ? "winner" : "" },
-      tn("{name}: {n} point", "{name}: {n} points", pts, { name: seatName(state.seats, p) }), seatBadges(state.seats, p), (r.winners || []).includes(p) ? h("span", { class: "win-mark" }, " ★ ", t("winner")) : null))),
+      tn("{name}: {n} point", "{name}: {n} points", pts, { name: seatName(state.seats, p) }), seatBadges(state.seats, p), (r.winners || []).includes(p) ? h("span", { class: "win-mark" }, " ★ ", t("winner")) : null,
+      ratingChange(r.ratings, p)))),
     h("p", { class: "links" },
       opts.replay !== false ? h("a", { href: `/games/${encodeURIComponent(gameId)}/replay`, dataset: { testid: "replay-link" } }, t("replay the game")) : null,
       " ",

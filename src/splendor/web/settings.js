@@ -18,6 +18,7 @@ import * as api from "./api.js";
 import { t } from "./i18n.js";
 import { onIdentityChange, whenIdentityKnown } from "./identity.js";
 import { mountNotificationSettings } from "./notify_settings.js";
+import { readerMode, setReaderMode } from "./reader.js";
 import { h, replaceChildren } from "./util.js";
 
 /** Limits the server enforces too (`accounts.MIN_PASSWORD`, `mailer.MAX_ADDRESS`). */
@@ -26,6 +27,19 @@ const MAX_PASSWORD = 256;
 const MAX_ADDRESS = 254;
 
 const field = (label, input) => h("label", { class: "field" }, h("span", { class: "field-label" }, label), input);
+
+/**
+ * The screen-reader mode ({@link module:reader}): a box, kept in this browser, saved at once.
+ * @returns {HTMLElement}
+ */
+function readerSection() {
+  return h("section", { class: "settings-section", dataset: { testid: "settings-reader" } },
+    h("h2", {}, t("Screen-reader mode")),
+    h("p", { class: "dim" }, t("The game page shows the table as text with headings, says every move, and takes moves typed as words.")),
+    h("label", { class: "field" },
+      h("input", { type: "checkbox", checked: readerMode() ? true : null, dataset: { testid: "settings-reader-mode" }, onchange: (ev) => setReaderMode(ev.target.checked) }),
+      h("span", {}, t("Use the screen-reader mode in this browser"))));
+}
 
 /** Controller of the settings page. */
 export class SettingsPage {
@@ -53,7 +67,8 @@ export class SettingsPage {
     this.root.dataset.state = p ? "ready" : "anonymous";
     if (!p) {
       replaceChildren(this.root, h("h1", {}, t("Settings")),
-        h("p", { dataset: { testid: "settings-anonymous" } }, t("Log in or play as a guest to see your settings.")));
+        h("p", { dataset: { testid: "settings-anonymous" } }, t("Log in or play as a guest to see your settings.")),
+        readerSection());
       return;
     }
     const notifications = h("section", { class: "settings-section", dataset: { testid: "settings-notifications" } });
@@ -62,6 +77,7 @@ export class SettingsPage {
       this.emailSection(p),
       this.passwordSection(p),
       notifications,
+      readerSection(),
       this.deleteSection(p));
     mountNotificationSettings(notifications, p);
   }

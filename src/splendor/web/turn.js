@@ -33,7 +33,7 @@ export function lastTurn(log, last = null) {
  * back), `cells` (Duel cell names: taken, spent privileges, gold, token), `slots`
  * (`"2.3"`: where a bought or reserved card came from), `decks` (levels reserved from),
  * `nobles` (noble slots, 1-based), `royals` (royal ids), `steals` (colours stolen),
- * `replenished`, `notations`; and from the entries' `effects` when the server sends them
+ * `replenished`, `notations`, `entries` (the log entries themselves, with their sentences); and from the entries' `effects` when the server sends them
  * (what the rules did on their own): `nobleIds` (nobles who visited), `privileges` (seats
  * whose privileges changed), more `cells`, `steals` and `royals`.
  * @param {string} game "splendor" or "duel"
@@ -43,13 +43,14 @@ export function turnMarks(game, turn) {
   const marks = {
     seat: turn ? turn.seat : null, colors: new Set(), cells: new Set(), slots: new Set(), decks: new Set(),
     nobles: new Set(), royals: new Set(), steals: new Set(), replenished: false, notations: [],
-    nobleIds: new Set(), privileges: new Set(),
+    nobleIds: new Set(), privileges: new Set(), entries: [],
   };
   if (!turn) return marks;
   const letters = game === "duel" ? DUEL_LETTERS : CLASSIC_LETTERS;
   for (const e of turn.entries) {
     if (!e || !e.notation) continue;
     marks.notations.push(e.notation);
+    marks.entries.push(e);
     for (const ef of Array.isArray(e.effects) ? e.effects : []) effectMarks(marks, ef, letters);
     let p;
     try {

@@ -47,6 +47,21 @@ export const BOT_NAMES = {
   expert: N_("expert"),
 };
 
+/** What each bot does, in a few words (the lobby's seat selects say it: issue 33). */
+export const BOT_HELP = {
+  random: N_("plays any legal move, at random"),
+  greedy: N_("plays the move that looks best now, one move ahead (the same bot as the easy level)"),
+  easy: N_("the easiest level: the greedy bot, one move ahead, at once"),
+  medium: N_("searches the game 50 ms a move"),
+  hard: N_("searches guided by a trained network, 50 ms a move"),
+  expert: N_("the strongest: searches guided by a trained network, 1 s a move"),
+};
+
+/** A bot's explanation ({@link BOT_HELP}) in the reader's language; "" for an unknown bot. */
+export function botHelp(level) {
+  return BOT_HELP[level] ? t(BOT_HELP[level]) : "";
+}
+
 /** A bot level's name in the reader's language (an unknown level as it is). */
 export function botName(level) {
   return BOT_NAMES[level] ? t(BOT_NAMES[level]) : String(level);
@@ -106,9 +121,9 @@ export function chip(letter, count = null, attrs = {}) {
 /** Seat label: the seat's name (a bot named after its level: the level's name), or `seat N`. */
 export function seatName(seats, seat) {
   const s = (seats || []).find((x) => x.seat === seat);
-  if (!s) return t("seat {seat}", { seat });
+  if (!s) return t("seat {seat}", { seat: seat + 1 }); // seats are numbered from 1 for people
   if (s.bot && (!s.name || s.name === s.bot)) return s.name ? botName(s.bot) : t("{bot} bot", { bot: botName(s.bot) });
-  return s.name || t("seat {seat}", { seat });
+  return s.name || t("seat {seat}", { seat: seat + 1 });
 }
 
 /**
