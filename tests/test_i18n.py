@@ -236,7 +236,10 @@ def test_explanations_of_illegal_moves_are_translated(game: str, explain: Any) -
             text = explain.why_illegal(obs, action, language)
             assert text and text != english, (language, str(action), english)
             assert not re.search(r"\{\w*\}", text), text
+            # counts of tokens are words ("3 bleus"), never notation ("3U")
+            assert not re.search(r"\b\d+[WUGRKP*]\b", text), text
     assert len(seen) > 10  # many different reasons were reached
+    assert any("short (" in s for s in seen)  # the cost's detail was reached
 
 
 def test_notation_hints_are_translated() -> None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from .colors import NUM_GEMS
 from .i18n import Messages
+from .move_words import letter_tokens
 
 
 def cannot_afford(
@@ -18,7 +19,8 @@ def cannot_afford(
     letters: str,
 ) -> str | None:
     """Why ``cost`` is out of reach, in ``t``'s language, or None when the tokens and gold
-    cover it (C9, D10).
+    cover it (C9, D10). What is short is said in words ("3 blue and 5 red"), never as the
+    notation's letters.
 
     Args:
         t: the reader's messages.
@@ -27,12 +29,12 @@ def cannot_afford(
         tokens: the buyer's tokens per colour of ``letters``, then gold.
         letters: the letters of the paying colours (``"WUGRK"``; Duel ``"WUGRKP"``).
     """
-    short = []
+    short: list[tuple[str, int]] = []
     for c, letter in enumerate(letters):
         owed = max(0, cost[c] - (bonuses[c] if c < NUM_GEMS else 0))
         if owed > tokens[c]:
-            short.append(f"{owed - tokens[c]}{letter}")
-    missing = sum(int(s[:-1]) for s in short)
+            short.append((letter, owed - tokens[c]))
+    missing = sum(n for _, n in short)
     gold = tokens[len(letters)]
     if missing <= gold:
         return None
@@ -41,7 +43,7 @@ def cannot_afford(
         "you cannot afford it: {missing} short ({detail}) and you hold {gold} gold",
         gold,
         missing=missing,
-        detail=" ".join(short),
+        detail=letter_tokens(t, short),
         gold=gold,
     )
 

@@ -36,6 +36,28 @@ def _count(t: Messages, key: str, n: int) -> str:
     raise ValueError(f"unknown token colour {key!r}")
 
 
+LETTER_KEYS = {
+    "W": "white",
+    "U": "blue",
+    "G": "green",
+    "R": "red",
+    "K": "black",
+    "P": "pearl",
+    "*": "gold",
+}
+"""The notation's token letters (both games) -> colour keys."""
+
+
+def letter_tokens(t: Messages, counts: Sequence[tuple[str, int]]) -> str:
+    """``(notation letter, count)`` pairs as words of ``t``'s language: ``[("U", 3), ("R",
+    5)]`` -> "3 blue and 5 red" (where an explanation would otherwise show ``3U 5R``).
+
+    Raises:
+        KeyError: not a token letter (``W U G R K P *``).
+    """
+    return tokens_text(t, [(LETTER_KEYS[letter], n) for letter, n in counts])
+
+
 def colour_word(t: Messages, key: str) -> str:
     """The word of a colour key (``white`` … ``black``, ``pearl``, ``gold``) alone ("blue"),
     in ``t``'s language.

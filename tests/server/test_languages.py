@@ -59,7 +59,7 @@ def test_a_refusal_in_the_readers_language(client: TestClient) -> None:
     assert dutch.json() == {"detail": "geen spel 'nope'"}
     # the cookie wins over the browser's languages; a cookie naming no language does not
     assert client.get("/api/games/nope", headers={**FR, **NL}).json()["detail"].startswith("aucune")
-    odd = client.get("/api/games/nope", headers={"Cookie": "lang=de", **NL})
+    odd = client.get("/api/games/nope", headers={"Cookie": "lang=sv", **NL})
     assert odd.json()["detail"].startswith("geen spel")
 
 
@@ -170,11 +170,14 @@ def test_the_catalogue_route(client: TestClient) -> None:
     assert "Accept-Language" in negotiated.headers["vary"]
     assert client.get("/api/i18n", headers={**FR, **NL}).json()["language"] == "fr"
     assert client.get("/api/i18n").json()["language"] == "en"
-    for unknown in ("de", "FR", "x" * 50):
+    for unknown in ("sv", "FR", "x" * 50):
         refused = client.get(f"/api/i18n/{unknown}")
         assert refused.status_code == 404
         assert "the languages are en, fr, nl" in refused.json()["detail"]
-    assert "les langues sont en, fr, nl" in client.get("/api/i18n/de", headers=FR).json()["detail"]
+    assert (
+        "les langues sont en, fr, nl, de, es, it, pt, pl"
+        in (client.get("/api/i18n/sv", headers=FR).json()["detail"])
+    )
 
 
 def test_the_page_says_its_language(client: TestClient, web_dir: Path) -> None:
@@ -202,8 +205,8 @@ def test_service_error_keeps_english_and_translates() -> None:
     assert NotFound(N_("no table {table}"), table="'t'").translated("fr") == "aucune table 't'"
     plain = BadRequest('"tokens" must be a list of seat tokens (strings)')
     assert plain.translated("fr") == plain.message
-    with pytest.raises(ValueError, match="languages are en, fr, nl"):
-        e.translated("de")
+    with pytest.raises(ValueError, match="languages are en, fr, nl, de, es, it, pt, pl"):
+        e.translated("sv")
     assert (
         messages("fr", "server").gettext("wrong name or password")
         == "nom ou mot de passe incorrect"
@@ -225,8 +228,10 @@ class _Connection:
         ({"lang": "nl"}, {}, "nl"),
         ({"lang": "fr"}, {"accept-language": "nl"}, "fr"),
         ({"lang": "xx"}, {"accept-language": "nl-NL,nl;q=0.9"}, "nl"),
-        ({}, {"accept-language": "de-DE, fr;q=0.4"}, "fr"),
-        ({}, {"accept-language": "de-DE"}, "en"),
+        ({}, {"accept-language": "sv-SE, fr;q=0.4"}, "fr"),
+        ({}, {"accept-language": "sv-SE"}, "en"),
+        ({}, {"accept-language": "de-DE, fr;q=0.4"}, "de"),
+        ({}, {"accept-language": "pt-BR"}, "pt"),
     ],
 )
 def test_language_of(cookies: dict[str, str], headers: dict[str, str], language: str) -> None:

@@ -201,7 +201,12 @@ def test_app_resumes_games_and_schedules_bots(
         ),
         "the bot's move in the resumed game",
     )
-    assert first["log"][0] == {"index": 0, "seat": 0, "notation": "take W U G"}
+    assert first["log"][0] == {
+        "index": 0,
+        "seat": 0,
+        "notation": "take W U G",
+        "text": "{seat0} takes 1 white, 1 blue and 1 green",  # said again after the restart
+    }
     assert first["current_player"] == 0 and first["legal_actions"]
     st.apply(first["log"][1]["notation"])
     assert first["observation"] == st.observation(0).to_dict()

@@ -2,7 +2,8 @@
 bot on one game the module's checks share:
 
 - on a phone (390×844): no horizontal scrolling (at the start, after moves, with a
-  selection, a card menu and a decision dialog open), the page at most two screens tall,
+  selection, a card menu and a decision dialog open), the game (the page below the site's
+  top bar) at most two screens tall,
   the player's own panel on the first screen, every target (cards, tokens, buttons) at
   least 40 px;
 - on a desktop (1366×768): the board and the player's own panel on the first screen;
@@ -22,6 +23,7 @@ import random
 import re
 
 import pytest
+from PIL import Image, ImageOps
 
 from .conftest import REPO, screenshot
 from .ui import choose, page_state, play_by_clicking, rest, root_data, wait_ready
@@ -60,6 +62,7 @@ MEASURE = """() => {
   return {
     scrollWidth: document.documentElement.scrollWidth, innerWidth,
     height: document.documentElement.scrollHeight, innerHeight,
+    bar: document.querySelector('[data-testid=identity]').getBoundingClientRect().height,
     board: rect('.board-area'), mine: rect('.player.me'), small,
   };
 }"""
@@ -143,8 +146,10 @@ def check_phone(page, when: str) -> dict:
     problems = []
     if m["scrollWidth"] > m["innerWidth"]:
         problems.append(f"horizontal scrolling ({m['scrollWidth']} px)")
-    if m["height"] > 2 * PHONE["height"]:
-        problems.append(f"the page is {m['height']} px tall")
+    # the game below the site's top bar (whose log-in tabs and guest form, 40 px targets
+    # since issue 33, take two or three lines on a phone) holds in two screens
+    if m["height"] - m["bar"] > 2 * PHONE["height"]:
+        problems.append(f"the page is {m['height']} px tall (top bar {m['bar']:.0f} px)")
     if not m["mine"] or m["mine"]["bottom"] > PHONE["height"]:
         problems.append(f"own panel below the first screen {m['mine']}")
     if m["small"]:
@@ -242,6 +247,7 @@ def test_desktop_layout_and_motion(new_page, server, meta, games, game):
     page = open_game(new_page, games[game], DESKTOP)
     tables = meta["games"][game]["tables"]
     m = page.evaluate(MEASURE)
+    screenshot(page, f"layout-{game}-1366")
     assert m["scrollWidth"] <= m["innerWidth"]
     for part in ("board", "mine"):
         r = m[part]
@@ -252,7 +258,6 @@ def test_desktop_layout_and_motion(new_page, server, meta, games, game):
             and r["left"] >= 0
             and r["right"] <= DESKTOP["width"]
         ), f"the {part} is not on the first screen: {r}"
-    screenshot(page, f"layout-{game}-1366")
     rng = random.Random(61)
 
     # a move is animated: tokens and cards fly (the flights are counted on the root)
@@ -296,6 +301,10 @@ def write_docs_figures(new_page, server: str, invite: str, game: str) -> None:
                 path = DOCS_IMAGES / f"table-{game}-{viewport['width']}-{lang}.png"
                 page.screenshot(path=str(path))
                 print(f"docs figure: {path}")
+                if viewport is PHONE:  # the same in greyscale: the table reads without colour
+                    grey = path.with_name(f"{path.stem}-grey.png")
+                    ImageOps.grayscale(Image.open(path)).save(grey)
+                    print(f"docs figure: {grey}")
             if viewport is DESKTOP:  # the picture of the "how to play" page (howto.js)
                 path = HOWTO_IMAGES / f"table-{game}-{lang}.jpg"
                 page.screenshot(path=str(path), type="jpeg", quality=70)

@@ -83,3 +83,33 @@ def test_the_settings_page_switches_the_mode(new_page: Any) -> None:
     expect(page.locator("[data-testid=settings-reader-mode]")).to_be_checked()
     page.locator("[data-testid=settings-reader-mode]").uncheck()
     assert page.evaluate("localStorage.getItem('splendor.reader')") is None
+
+
+def test_moves_typed_and_said_in_french(new_page: Any, server: str) -> None:
+    """A French reader types the move in French words ("prendre blanc bleu vert", read by
+    ``POST /api/commands``) and hears the other player's move as a French sentence."""
+    gid, tokens = two_people(server, "splendor")
+    page = new_page()
+    page.context.add_cookies([{"name": "lang", "value": "fr", "url": server}])
+    page.add_init_script("localStorage.setItem('splendor.reader', 'on')")
+    page.goto(f"/games/{gid}#token={tokens[0]}")
+    wait_ready(page)
+    reader = page.locator("[data-testid=reader]")
+    expect(reader).to_be_visible()
+    assert 'heading "Réserve"' in reader.aria_snapshot() or "Réserve" in reader.inner_text()
+    page.fill("[data-testid=reader-input]", "prendre blanc bleu vert")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => window.__splendor.state.move >= 1")
+    assert page_state(page)["observation"]["tokens"][0][:3] == [1, 1, 1]
+    bob_plays(server, gid, tokens[1])
+    wait_ready(page, after_move=1)
+    live = page.locator("[data-testid=reader-live]")
+    expect(live).to_contain_text("Bob prend")
+    # words the server cannot read: refused aloud, in French, nothing played
+    move = page_state(page)["move"]
+    page.fill("[data-testid=reader-input]", "voler la banque")
+    page.keyboard.press("Enter")
+    expect(live).not_to_contain_text("Bob prend")
+    said = live.text_content().strip()
+    assert said and "is not" not in said, said
+    assert page_state(page)["move"] == move

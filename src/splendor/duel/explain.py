@@ -18,6 +18,7 @@ from typing import Any
 from .. import explain as shared
 from ..colors import DUEL_GOLD, DUEL_TOKEN_LETTERS, GEM_LETTERS, NUM_GEMS, PEARL
 from ..i18n import DEFAULT_LANGUAGE, Messages, messages
+from ..move_words import letter_tokens
 from .actions import Action
 from .board import SIZE, cell_name, parse_cell
 from .cards import MAX_RESERVED
@@ -231,12 +232,13 @@ def _later_reason(t: Messages, obs: Observation, action: Action, me: Any) -> str
     if kind == "pay" and obs.payment is not None:
         _, need, spent = obs.payment
         lacking = [
-            f"{need[c] - me.tokens[c]}{DUEL_TOKEN_LETTERS[c]}"
+            (DUEL_TOKEN_LETTERS[c], need[c] - me.tokens[c])
             for c in range(6)
             if need[c] > me.tokens[c]
         ]
         return t.gettext(
-            "you still lack {lacking}: spend gold for it ('gold W')", lacking=" ".join(lacking)
+            "you still lack {lacking}: spend gold for it ('gold W')",
+            lacking=letter_tokens(t, lacking),
         )
     if kind == "joker":
         c = action.colors[0]

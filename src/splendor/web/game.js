@@ -618,8 +618,9 @@ export class GamePage {
     }
     // messages and the selection share a tray of their own: a reserved row on a wide
     // screen, a bar fixed at the bottom of a phone's screen (style.css): a tap never
-    // moves the table (issue 33)
-    const playing = this.seated && !this.seatIsBot && s.status !== "finished";
+    // moves the table (issue 33); while a decision's dialog asks, nothing is selected on
+    // the table, and the row is not kept (the dialog has its own room)
+    const playing = this.seated && !this.seatIsBot && s.status !== "finished" && !decision;
     replaceChildren(f.bar,
       h("div", { class: "bar-line" }, who, hint),
       confirm,
