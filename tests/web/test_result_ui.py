@@ -28,6 +28,9 @@ def test_a_rated_game_ends_the_result_comes_into_view_with_the_rating_changes(ne
     for page, name in ((ann, "Ann"), (bob, "Bob")):
         page.goto("/")
         sign_up(page, f"{name} {suffix}")
+    # away from the lobby, which takes a player to their table's game when it starts (it
+    # would race the goto below: net::ERR_ABORTED)
+    ann.goto("/leaderboard")
     table = ann.request.post("/api/tables", data={"game": "duel", "rated": True})
     assert table.status == 201, table.text()
     assert table.json()["rated"] is True
