@@ -89,3 +89,32 @@ def test_a_french_game_says_its_moves_and_shows_notation_on_demand(french_page: 
     expect(page.locator("[data-testid=log] li").nth(0)).to_contain_text(_filled(expected, names))
     expect(page.locator("[data-testid=log] li code")).to_have_count(0)
     expect(page.locator("[data-testid=last-move]")).to_contain_text(last)
+
+
+DIALOG = """async (shown) => {
+  const sentences = await import('/static/sentences.js');
+  sentences.setNotationShown(shown);
+  const panels = await import('/static/panels.js');
+  const notation = await import('/static/notation.js');
+  const s = window.__splendor.state;
+  const tables = window.__splendor.page.tables;
+  const legal = notation.parseAll(s.game, ['return W', 'return U', 'return *'].map(
+    (n, id) => ({id, notation: n})));
+  const el = panels.decisionDialog(s, tables, legal, () => {});
+  return el.textContent;
+}"""
+
+
+def test_a_decision_dialog_shows_the_notation_only_on_demand(french_page: Any) -> None:
+    """A decision's choices (here returning tokens, C5) are the action in words beside the
+    gem's chip; the notation in brackets ("(return W)") only with "Show notation"."""
+    page = french_page
+    made = create_in_lobby(
+        page, "splendor", [{"type": "human", "name": "Ann"}, {"type": "bot", "bot": "random"}]
+    )
+    page.goto(made["invites"][0])
+    wait_ready(page)
+    plain = page.evaluate(DIALOG, False)
+    assert "rendre" in plain and "return" not in plain, plain
+    noted = page.evaluate(DIALOG, True)
+    assert "(return W)" in noted and "(return *)" in noted, noted

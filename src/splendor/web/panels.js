@@ -10,7 +10,7 @@ import { cellToken } from "./duel_view.js";
 import { N_, language, nodes, t, tn } from "./i18n.js";
 import { badgesFor, guestBadge } from "./badges.js";
 import { CLASSIC_LETTERS, DUEL_LETTERS, botName, cellName, effectText, h, seatName, tokensText } from "./util.js";
-import { moveNode, notationToggle, seatNames } from "./sentences.js";
+import { moveNode, notationShown, notationToggle, seatNames } from "./sentences.js";
 
 /** What the player is asked to do, by game and phase (English: show them with `t()`). */
 export const PHASE_HINT = {
@@ -38,21 +38,28 @@ const DIALOG_TITLE = {
 export function decisionDialog(s, tables, legal, onPick) {
   const obs = s.observation;
   const letters = s.game === "duel" ? DUEL_LETTERS : CLASSIC_LETTERS;
+  // the notation beside each choice only for a reader who asked for it ("Show notation")
+  const noted = notationShown();
   const label = (a) => {
     const p = a.p;
+    const chip = p.colors && p.colors.length ? tokenChip(letters[p.colors[0]]) : null;
+    const fields = { colour: chip, token: chip, notation: a.notation };
     switch (p.kind) {
-      case "pay_gold": return nodes(t("spend 1 gold token for {colour} ({notation})"), { colour: tokenChip(letters[p.colors[0]]), notation: a.notation });
-      case "pay": return t("pay the rest with your tokens (pay)");
-      case "return": return nodes(t("return {token} ({notation})"), { token: tokenChip(letters[p.colors[0]]), notation: a.notation });
-      case "joker": return nodes(t("attach to your {colour} cards ({notation})"), { colour: tokenChip(letters[p.colors[0]]), notation: a.notation });
-      case "steal": return nodes(t("steal {token} ({notation})"), { token: tokenChip(letters[p.colors[0]]), notation: a.notation });
-      case "token": return nodes(t("take {token} on {cell} ({notation})"), { token: tokenChip(cellToken(obs, p.cells[0]) || "*"), cell: cellName(p.cells[0]), notation: a.notation });
+      case "pay_gold": return nodes(noted ? t("spend 1 gold token for {colour} ({notation})") : t("spend 1 gold token for {colour}"), fields);
+      case "pay": return noted ? t("pay the rest with your tokens (pay)") : t("pay the rest with your tokens");
+      case "return": return nodes(noted ? t("return {token} ({notation})") : t("return {token}"), fields);
+      case "joker": return nodes(noted ? t("attach to your {colour} cards ({notation})") : t("attach to your {colour} cards"), fields);
+      case "steal": return nodes(noted ? t("steal {token} ({notation})") : t("steal {token}"), fields);
+      case "token": {
+        const onCell = { ...fields, token: tokenChip(cellToken(obs, p.cells[0]) || "*"), cell: cellName(p.cells[0]) };
+        return nodes(noted ? t("take {token} on {cell} ({notation})") : t("take {token} on {cell}"), onCell);
+      }
       case "noble": {
         const id = obs.nobles[p.slot - 1];
-        return [id >= 0 ? nobleTile(tables.nobles[id], { class: "small" }) : null, a.notation];
+        return [id >= 0 ? nobleTile(tables.nobles[id], { class: "small" }) : null, noted ? a.notation : null];
       }
-      case "royal": return [royalTile(tables.royals[p.slot - 1], { class: "small" }), a.notation];
-      default: return a.notation;
+      case "royal": return [royalTile(tables.royals[p.slot - 1], { class: "small" }), noted ? a.notation : null];
+      default: return noted ? a.notation : t("pass");
     }
   };
   const kind = legal[0].p.kind;
