@@ -290,9 +290,8 @@ def test_a_live_game_says_its_moves_once_per_language_asked() -> None:
     import json
     from datetime import datetime
 
-    from splendor.move_text import move_sentence
+    from splendor.move_text import move_facts, move_sentence
     from splendor.server.live import LiveGame
-    from splendor.server.protocol import move_facts
 
     now = datetime.now(UTC)
     state = duel.new_game(seed=5)

@@ -12,7 +12,7 @@ other clients. A client that falls more than
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,17 +104,7 @@ class Hub:
         """Queue ``build(seat)`` (a message as JSON text) for every subscriber of
         ``game_id`` but ``exclude``; it is built once per distinct seat (spectators share
         one). Returns the number of subscribers reached."""
-        views: dict[int | None, str] = {}
-        reached = 0
-        for sub in self.subscribers(game_id):
-            if sub is exclude:
-                continue
-            text = views.get(sub.seat)
-            if text is None:
-                text = views[sub.seat] = build(sub.seat)
-            sub.send_text(text)
-            reached += 1
-        return reached
+        return self._publish(game_id, lambda sub: sub.seat, lambda sub: build(sub.seat), exclude)
 
     def publish_views(
         self,
@@ -126,15 +116,31 @@ class Hub:
         ``exclude``, built once per distinct seat and language (a state message whose
         moves are said in the reader's language). Returns the number of subscribers
         reached."""
-        views: dict[tuple[int | None, str], str] = {}
+        return self._publish(
+            game_id,
+            lambda sub: (sub.seat, sub.language),
+            lambda sub: build(sub.seat, sub.language),
+            exclude,
+        )
+
+    def _publish(
+        self,
+        game_id: str,
+        view_of: Callable[[Subscriber], Hashable],
+        build: Callable[[Subscriber], str],
+        exclude: Subscriber | None,
+    ) -> int:
+        """Queue to each subscriber but ``exclude`` the text of its view (``view_of``),
+        built once per distinct view."""
+        views: dict[Hashable, str] = {}
         reached = 0
         for sub in self.subscribers(game_id):
             if sub is exclude:
                 continue
-            key = (sub.seat, sub.language)
+            key = view_of(sub)
             text = views.get(key)
             if text is None:
-                text = views[key] = build(sub.seat, sub.language)
+                text = views[key] = build(sub)
             sub.send_text(text)
             reached += 1
         return reached

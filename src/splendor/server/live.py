@@ -13,10 +13,10 @@ from datetime import datetime
 from typing import Any
 
 from ..game import get_game
-from ..move_text import MoveFacts
+from ..move_text import MoveFacts, move_facts
 from ..record import result_of
 from .clocks import ClockState
-from .protocol import log_json, move_effects, move_facts, move_texts
+from .protocol import log_json, move_effects, move_texts
 from .storage import STATUS_ACTIVE, STATUS_FINISHED, SeatInfo, StoredGame, hash_token
 
 DAY = 86400.0
@@ -106,7 +106,7 @@ class LiveGame:
         moves: ``(seat, notation)`` of every committed decision (the state is their replay).
         state: the full state after ``moves`` (hidden information included: never sent).
         lock: serializes the decisions of this game.
-        facts: what each move's sentence needs (:func:`.protocol.move_facts`, read from
+        facts: what each move's sentence needs (:func:`splendor.move_text.move_facts`, read from
             the position before it), parallel to ``moves``; filled by replaying the game
             when short (a game just loaded), see :meth:`said`.
         logs: per language asked for, the moves' sentences and the state messages'
@@ -253,7 +253,7 @@ def replay(
 
 
 def replay_facts(live: LiveGame) -> list[MoveFacts]:
-    """The facts of every move of ``live`` (:func:`.protocol.move_facts`), by replaying
+    """The facts of every move of ``live`` (:func:`splendor.move_text.move_facts`), by replaying
     its moves from the deal.
 
     Raises:

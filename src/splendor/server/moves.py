@@ -21,6 +21,7 @@ import logging
 from typing import Any
 
 from ..i18n import DEFAULT_LANGUAGE
+from ..move_text import move_facts
 from ..record import result_of
 from .clocks import ClockState
 from .errors import N_, BadRequest, Conflict, Forbidden, Illegal, Text, Unavailable, first_line
@@ -30,7 +31,6 @@ from .protocol import (
     MalformedActionError,
     explain,
     move_effects,
-    move_facts,
     parse_action,
 )
 from .proxy import GameProxy

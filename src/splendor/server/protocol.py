@@ -43,7 +43,6 @@ from ..effects import described
 from ..game import get_game
 from ..i18n import DEFAULT_LANGUAGE
 from ..move_text import MoveFacts, say, seat_placeholders
-from ..move_text import move_facts as facts_of
 from .errors import N_, Text
 
 ACTION_FIELDS = ("colors", "level", "slot", "cells", "reserved")
@@ -362,13 +361,6 @@ def log_entries(
         }
         for i, (seat, text) in enumerate(moves)
     ]
-
-
-def move_facts(before: Any, action: Any) -> MoveFacts:
-    """What the sentence of ``action`` needs of the position ``before`` it (the full
-    state; :func:`splendor.move_text.move_facts`): kept per move, said in each reader's
-    language when a reader needs it (:func:`move_texts`)."""
-    return facts_of(before, action)
 
 
 def move_texts(facts: Sequence[MoveFacts], num_players: int, language: str) -> list[str]:

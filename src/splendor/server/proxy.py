@@ -10,11 +10,11 @@ import logging
 from typing import Any
 
 from ..game import get_game
-from ..move_text import MoveFacts
+from ..move_text import MoveFacts, move_facts
 from .clocks import ClockState
 from .errors import DB_DOWN, N_, NotFound, ServiceError, Unavailable, first_line
 from .live import LiveGame, final_result, replay
-from .protocol import move_effects, move_facts
+from .protocol import move_effects
 from .service_context import Round, ServiceContext
 from .storage import StoredGame
 

@@ -8,26 +8,13 @@
  * @module sentences
  */
 
-import { CLASSIC_LETTERS, DUEL_LETTERS, cellName, h, seatName, tokensText } from "./util.js";
+import { CLASSIC_LETTERS, DUEL_LETTERS, cellName, fillSeats, h, seatName, tokensText } from "./util.js";
 import { t } from "./i18n.js";
 
 const KEY = "splendor.notation";
 
 /** The event sent on `document` when the toggle changes (`detail.shown`). */
 export const NOTATION_EVENT = "splendor:notation";
-
-/**
- * `text` with its players (`{seat0}`…) replaced by `names[k]` (a seat without a name
- * keeps its placeholder's seat number as `seat N`).
- * @param {string} text
- * @param {Array<string>} names by seat
- */
-export function fillSeats(text, names) {
-  return String(text).replace(/\{seat(\d+)\}/g, (_, k) => {
-    const name = (names || [])[Number(k)];
-    return typeof name === "string" && name ? name : t("seat {seat}", { seat: Number(k) });
-  });
-}
 
 /**
  * The move of `entry` as a sentence, its players named by `names`; the notation when the
@@ -38,7 +25,13 @@ export function fillSeats(text, names) {
  */
 export function moveSentence(entry, names) {
   if (!entry) return "";
-  if (typeof entry.text === "string" && entry.text) return fillSeats(entry.text, names);
+  if (typeof entry.text === "string" && entry.text) {
+    // a seat without a name: its number, counted from 1 for people
+    return fillSeats(entry.text, (k) => {
+      const name = (names || [])[k];
+      return typeof name === "string" && name ? name : t("seat {seat}", { seat: k + 1 });
+    });
+  }
   return entry.notation ? String(entry.notation) : "";
 }
 

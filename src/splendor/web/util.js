@@ -136,7 +136,18 @@ export function seatName(seats, seat) {
  */
 export function effectText(effect, seats, lang) {
   const text = (effect.text && (effect.text[lang] || effect.text.en)) || effect.kind;
-  return text.replace(/\{seat(\d)\}/g, (_, k) => seatName(seats, Number(k)));
+  return fillSeats(text, (seat) => seatName(seats, seat));
+}
+
+/**
+ * `text` from the server with its players (`{seat0}`, `{seat1}`…) named by `name(seat)`
+ * (a move's or an effect's sentence).
+ * @param {string} text
+ * @param {function(number): string} name
+ * @returns {string}
+ */
+export function fillSeats(text, name) {
+  return String(text).replace(/\{seat(\d+)\}/g, (_, k) => name(Number(k)));
 }
 
 /** Duel cell index (0..24, row-major) → name `a1`..`e5`. */
